@@ -1,0 +1,56 @@
+package io.looplab.grader.leaks;
+
+import io.looplab.grader.guard.CodeUnderTest;
+import io.vertx.core.Vertx;
+import org.opentest4j.AssertionFailedError;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The shutdown check every exercise ends with: undeploy the learner's verticle, then make sure it gave back what it
+ * took. Still open afterwards counts as a leak: an HTTP or TCP server, a worker pool, a Vert.x timer, or a thread
+ * the code started. Call it from the test's own thread, never from an event loop.
+ */
+public final class ShutdownCheck {
+
+  private static final long UNDEPLOY_TIMEOUT_SECONDS = 10;
+  private static final long THREAD_GRACE_MILLIS = 2_000;
+
+  private ShutdownCheck() {
+  }
+
+  /** Undeploys {@code deploymentId} and fails, naming each leak, unless nothing is left behind. */
+  public static void assertCleanUndeploy(Vertx vertx, String deploymentId) {
+    LeakWatch watch = LeakWatch.of(vertx);
+    try {
+      vertx.undeploy(deploymentId).toCompletionStage().toCompletableFuture()
+          .get(UNDEPLOY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionFailedError("Undeploying the verticle failed or did not finish within "
+          + UNDEPLOY_TIMEOUT_SECONDS + " s: " + e + ". A stop() must complete, and quickly.", e);
+    }
+    List<String> leaks = new ArrayList<>(watch.resources.openResources());
+    leaks.addAll(TimerCensus.pendingTimers(vertx));
+    try {
+      for (Thread t : watch.threadsBefore.survivorsAfter(THREAD_GRACE_MILLIS)) {
+        leaks.add("the thread '" + t.getName() + "' (now at "
+            + CodeUnderTest.firstFrame(t.getStackTrace()).orElse(topFrame(t)) + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!leaks.isEmpty()) {
+      throw new AssertionFailedError("Still running after undeploy: " + String.join("; ", leaks)
+          + ". A verticle must give back what it took: close it in stop(), or create it in start() on the "
+          + "verticle's own context so that Vert.x closes it on undeploy. Leaks pile up every time the verticle "
+          + "is redeployed.");
+    }
+  }
+
+  private static String topFrame(Thread t) {
+    return Arrays.stream(t.getStackTrace()).findFirst().map(CodeUnderTest::describe).orElse("no stack");
+  }
+}

@@ -1,0 +1,46 @@
+package io.looplab.grader.runner;
+
+import io.looplab.grader.scoring.ScoringListener;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathRoots;
+
+/**
+ * The entry point of the JVM that grades one exercise. The lab CLI starts it with the compiled tests, the
+ * learner's classes and the libraries on the class path; it runs every test in the test folder and leaves the
+ * scored report in the given file. It exits explicitly, so that a thread the learner's code left running cannot
+ * keep it alive.
+ *
+ * <p>Usage: {@code GradingMain <test-classes-dir> <report.json> <exercise-id> <title> [test-timeout]}
+ */
+public final class GradingMain {
+
+  private GradingMain() {
+  }
+
+  public static void main(String[] args) {
+    if (args.length < 4) {
+      System.err.println("usage: GradingMain <test-classes-dir> <report.json> <exercise-id> <title> [test-timeout]");
+      System.exit(2);
+    }
+    String testTimeout = args.length > 4 ? args[4] : "20 s";
+    LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(selectClasspathRoots(Set.of(Path.of(args[0]))))
+        .configurationParameter(ScoringListener.REPORT_FILE, args[1])
+        .configurationParameter(ScoringListener.EXERCISE_ID, args[2])
+        .configurationParameter(ScoringListener.EXERCISE_TITLE, args[3])
+        // One hung test costs its own points, not the whole exercise.
+        .configurationParameter("junit.jupiter.execution.timeout.testable.method.default", testTimeout)
+        .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
+        .build();
+    Launcher launcher = LauncherFactory.create();
+    launcher.execute(request);
+    System.exit(0);
+  }
+}

@@ -1,0 +1,74 @@
+package io.looplab.grader.scoring;
+
+import io.looplab.grader.guard.CodeUnderTest;
+import io.looplab.grader.guard.ViolationError;
+
+import java.util.concurrent.TimeoutException;
+
+/** Turns a test's failure into a report line: a status and a message that points at a line. */
+final class FailureMessages {
+
+  private static final int MAX_LENGTH = 1_500;
+
+  private FailureMessages() {
+  }
+
+  static String status(Throwable failure) {
+    if (isTimeout(failure)) {
+      return "timeout";
+    }
+    return failure instanceof AssertionError ? "failed" : "error";
+  }
+
+  private static boolean isTimeout(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String describe(Throwable failure, String testClassName) {
+    if (failure instanceof ViolationError) {
+      return cap(failure.getMessage());
+    }
+    String text = failure.getMessage() == null || failure.getMessage().isBlank()
+        ? failure.getClass().getSimpleName() : failure.getMessage();
+    if (isTimeout(failure) && text.contains("VertxTestContext")) {
+      text = "No result within the test's time limit: a request was never answered or a future never completed. "
+          + "Check that every path completes its promise or ends the response.";
+    } else if (!(failure instanceof AssertionError)) {
+      text = failure.getClass().getSimpleName() + ": " + text;
+    }
+    return cap(text + location(failure, testClassName));
+  }
+
+  /** The learner's line if their code threw, otherwise the test line that checked. */
+  private static String location(Throwable failure, String testClassName) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      for (StackTraceElement frame : t.getStackTrace()) {
+        if (isCodeUnderTest(frame, testClassName)) {
+          return " (at " + CodeUnderTest.describe(frame) + ")";
+        }
+      }
+    }
+    for (StackTraceElement frame : failure.getStackTrace()) {
+      if (frame.getClassName().startsWith(testClassName)) {
+        return " (checked at " + CodeUnderTest.describe(frame) + ")";
+      }
+    }
+    return "";
+  }
+
+  private static boolean isCodeUnderTest(StackTraceElement frame, String testClassName) {
+    int dot = testClassName.lastIndexOf('.');
+    String pkg = dot < 0 ? "" : testClassName.substring(0, dot + 1);
+    String outer = frame.getClassName().split("\\$")[0];
+    return !pkg.isEmpty() && frame.getClassName().startsWith(pkg) && !outer.endsWith("Test") && !outer.endsWith("Tests");
+  }
+
+  private static String cap(String text) {
+    return text.length() <= MAX_LENGTH ? text : text.substring(0, MAX_LENGTH) + " …";
+  }
+}

@@ -1,0 +1,67 @@
+package io.looplab.grader.sync;
+
+import io.vertx.core.Future;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A fake async dependency (an availability check, a payment service, a slow backend) whose every call hands back
+ * a {@link Gate}. The code under test calls {@link #apply}; the test waits for the calls it expects with
+ * {@link #awaitCalls(int)} and then releases them in the order it chooses. No sleeps, no timing: the interleaving
+ * is exactly the one the test asked for.
+ *
+ * @param <A> what the code passes in
+ * @param <T> what the dependency answers
+ */
+public final class GatedDependency<A, T> implements Function<A, Future<T>> {
+
+  private static final long CALL_TIMEOUT_SECONDS = 10;
+
+  private final List<Gate<T>> gates = new ArrayList<>();
+
+  @Override
+  public Future<T> apply(A argument) {
+    Gate<T> gate = new Gate<>(argument);
+    synchronized (gates) {
+      gates.add(gate);
+      gates.notifyAll();
+    }
+    return gate.future();
+  }
+
+  /** Waits until at least {@code count} calls have been made, and returns the first {@code count} gates. */
+  public List<Gate<T>> awaitCalls(int count) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CALL_TIMEOUT_SECONDS);
+    synchronized (gates) {
+      while (gates.size() < count) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("Expected " + count + " call(s) to the dependency, but only " + gates.size()
+              + " arrived within " + CALL_TIMEOUT_SECONDS + " s. Is a call waiting for another to finish first?");
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(gates, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AssertionError("Interrupted while waiting for calls", e);
+        }
+      }
+      return List.copyOf(gates.subList(0, count));
+    }
+  }
+
+  /** How many calls have been made so far. */
+  public int calls() {
+    synchronized (gates) {
+      return gates.size();
+    }
+  }
+
+  /** The gate for call number {@code index} (from 0), waiting for that call if it has not happened yet. */
+  public Gate<T> call(int index) {
+    return awaitCalls(index + 1).get(index);
+  }
+}
