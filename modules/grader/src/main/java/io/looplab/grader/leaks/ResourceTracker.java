@@ -10,6 +10,8 @@ import io.vertx.core.spi.metrics.TCPMetrics;
 import io.vertx.core.spi.metrics.VertxMetrics;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
@@ -24,6 +26,7 @@ public final class ResourceTracker implements VertxMetrics {
   private static final Set<String> BUILT_IN_POOLS = Set.of("vert.x-worker-thread", "vert.x-internal-blocking");
 
   private final Set<String> open = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> openPools = new ConcurrentHashMap<>();
   private final BiConsumer<Vertx, ResourceTracker> onCreated;
 
   /** @param onCreated told once the instance exists, with this tracker */
@@ -34,6 +37,11 @@ public final class ResourceTracker implements VertxMetrics {
   /** What is open right now, described for a learner. */
   public List<String> openResources() {
     return open.stream().sorted().toList();
+  }
+
+  /** The worker pools the code created and has not closed yet, by name, with their maximum size. */
+  public Map<String, Integer> openWorkerPools() {
+    return new TreeMap<>(openPools);
   }
 
   @Override
@@ -72,10 +80,12 @@ public final class ResourceTracker implements VertxMetrics {
     }
     String label = "the " + type + " pool '" + name + "' (size " + maxSize + ")";
     open.add(label);
+    openPools.put(name, maxSize);
     return new PoolMetrics<Object, Object>() {
       @Override
       public void close() {
         open.remove(label);
+        openPools.remove(name);
       }
     };
   }
