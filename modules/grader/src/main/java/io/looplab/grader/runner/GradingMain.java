@@ -3,6 +3,7 @@ package io.looplab.grader.runner;
 import io.looplab.grader.scoring.ScoringListener;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
@@ -17,7 +18,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * scored report in the given file. It exits explicitly, so that a thread the learner's code left running cannot
  * keep it alive.
  *
- * <p>Usage: {@code GradingMain <test-classes-dir> <report.json> <exercise-id> <title> [test-timeout]}
+ * <p>Usage: {@code GradingMain [--plan-only] <test-classes-dir> <report.json> <exercise-id> <title>}. With
+ * {@code --plan-only} the tests are only discovered, and the report lists them with their points, unrun.
  */
 public final class GradingMain {
 
@@ -25,11 +27,15 @@ public final class GradingMain {
   }
 
   public static void main(String[] args) {
-    if (args.length < 4) {
-      System.err.println("usage: GradingMain <test-classes-dir> <report.json> <exercise-id> <title> [test-timeout]");
+    boolean planOnly = args.length > 0 && args[0].equals("--plan-only");
+    if (planOnly) {
+      args = java.util.Arrays.copyOfRange(args, 1, args.length);
+    }
+    if (args.length != 4) {
+      System.err.println("usage: GradingMain [--plan-only] <test-classes-dir> <report.json> <exercise-id> <title>");
       System.exit(2);
     }
-    String testTimeout = args.length > 4 ? args[4] : "20 s";
+    String testTimeout = System.getProperty("looplab.test.timeout", "20 s");
     LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
         .selectors(selectClasspathRoots(Set.of(Path.of(args[0]))))
         .configurationParameter(ScoringListener.REPORT_FILE, args[1])
@@ -40,7 +46,14 @@ public final class GradingMain {
         .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
         .build();
     Launcher launcher = LauncherFactory.create();
-    launcher.execute(request);
+    if (planOnly) {
+      ScoringListener listing = new ScoringListener();
+      TestPlan plan = launcher.discover(request);
+      listing.testPlanExecutionStarted(plan);
+      listing.testPlanExecutionFinished(plan);
+    } else {
+      launcher.execute(request);
+    }
     System.exit(0);
   }
 }

@@ -1,0 +1,45 @@
+package io.looplab.cli;
+
+import io.looplab.cli.commands.CheckCommand;
+import io.looplab.cli.commands.GradeCommand;
+import io.looplab.cli.commands.HintCommand;
+import io.looplab.cli.commands.ListCommand;
+import io.looplab.cli.engine.UsageError;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code lab} command: list, check, hint and grade. Exit status 0 when it ran, 2 for bad usage or input. */
+@Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
+    description = "Graded Vert.x 5 exercises on a real event loop.",
+    subcommands = {ListCommand.class, CheckCommand.class, HintCommand.class, GradeCommand.class},
+    footer = {"", "Start with: ./lab list, then ./lab check <id>. Stuck? ./lab hint <id>."})
+public final class Lab implements Runnable {
+
+  public static final int USAGE = 2;
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command line and returns the exit status. */
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new Lab());
+    cli.setParameterExceptionHandler((e, a) -> {
+      System.err.println("lab: " + e.getMessage() + " (try ./lab --help)");
+      return USAGE;
+    });
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      if (e instanceof UsageError) {
+        System.err.println("lab: " + e.getMessage());
+        return USAGE;
+      }
+      throw e;
+    });
+    return cli.execute(args);
+  }
+}

@@ -1,0 +1,90 @@
+package io.looplab.cli.commands;
+
+import io.looplab.cli.engine.Console;
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.Grader;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Results;
+import io.looplab.cli.engine.Scoreboard;
+import io.looplab.cli.engine.Target;
+import io.looplab.cli.engine.UsageError;
+import io.looplab.grader.scoring.ExerciseReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Grades every exercise (or some) of one target and prints the scoreboard; optionally writes the JSON report. */
+@Command(name = "grade", description = "Grade exercises/ (or the solutions, or a submission) and print the scoreboard.")
+public final class GradeCommand implements Runnable {
+
+  @Option(names = "--solutions", description = "grade solutions/ instead of exercises/")
+  boolean solutions;
+
+  @Option(names = "--submission", paramLabel = "DIR", description = "grade a learner's copy: the layout of exercises/, or a whole kit")
+  Path submission;
+
+  @Option(names = "--only", paramLabel = "ID", description = "grade only this exercise (repeatable)")
+  List<String> only = new ArrayList<>();
+
+  @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON")
+  Path json;
+
+  @Override
+  public void run() {
+    Kit kit = Kit.locate();
+    if (solutions && submission != null) {
+      throw new UsageError("choose one of --solutions and --submission");
+    }
+    Target target = solutions ? Target.solutions(kit) : submission != null ? Target.submission(kit, submission)
+        : Target.exercises(kit);
+    List<Exercise> chosen = only.isEmpty() ? kit.exercises() : only.stream().distinct().map(kit::find).toList();
+    checkWritable(json);
+
+    Console console = new Console();
+    console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s"));
+    Grader grader = new Grader(kit, false);
+    Results results = new Results(kit);
+    List<ExerciseReport> reports = new ArrayList<>();
+    for (int i = 0; i < chosen.size(); i++) {
+      ExerciseReport r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
+      reports.add(r);
+      if (target.isLearnersOwnCopy()) {
+        results.save(r);
+      }
+      console.exerciseLine(r);
+      console.testLines(r, true);
+    }
+    Scoreboard board = new Scoreboard(target.label(), reports);
+    console.line("");
+    console.line("Total " + board.points() + "/" + board.max() + " " + Console.bar(board.max() == 0 ? 0
+        : (double) board.points() / board.max(), 30));
+    if (json != null) {
+      try {
+        Files.writeString(json, board.toJson().encodePrettily());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      console.line("Report written to " + json);
+    }
+  }
+
+  /** Refuse a report path that cannot be written before spending minutes grading. */
+  private static void checkWritable(Path json) {
+    if (json == null) {
+      return;
+    }
+    Path parent = json.toAbsolutePath().getParent();
+    if (Files.isDirectory(json)) {
+      throw new UsageError("--json " + json + ": is a folder, expected a file name");
+    }
+    if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+      throw new UsageError("--json " + json + ": cannot write there (does the folder exist?)");
+    }
+  }
+}

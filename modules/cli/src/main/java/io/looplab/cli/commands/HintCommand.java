@@ -1,0 +1,96 @@
+package io.looplab.cli.commands;
+
+import io.looplab.cli.engine.Console;
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.UsageError;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The hint ladder: each call without a number shows the next hint, from gentle to nearly the answer; with a
+ * number, that hint. Hints live in the exercise's hints.md as "## Hint N" sections.
+ */
+@Command(name = "hint", description = "Show the next hint for an exercise (or hint N).")
+public final class HintCommand implements Runnable {
+
+  @Parameters(index = "0", paramLabel = "ID", description = "the exercise")
+  String id;
+
+  @Parameters(index = "1", paramLabel = "N", arity = "0..1", description = "which hint, from 1")
+  Integer number;
+
+  @Override
+  public void run() {
+    Kit kit = Kit.locate();
+    Exercise exercise = kit.find(id);
+    List<String> hints = parse(exercise.hints());
+    if (hints.isEmpty()) {
+      throw new UsageError(exercise.id() + " has no hints");
+    }
+    Path seen = kit.workDir().resolve("hints").resolve(exercise.id());
+    int shown = readSeen(seen);
+    int n = number != null ? number : Math.min(shown + 1, hints.size());
+    if (n < 1 || n > hints.size()) {
+      throw new UsageError("hint " + n + " does not exist; " + exercise.id() + " has hints 1 to " + hints.size());
+    }
+    writeSeen(seen, Math.max(shown, n));
+    Console console = new Console();
+    console.line("Hint " + n + " of " + hints.size() + " for " + exercise.id() + ":");
+    console.line("");
+    console.line(hints.get(n - 1));
+    console.line("");
+    console.line(n < hints.size() ? "Still stuck? ./lab hint " + id + " shows hint " + (n + 1) + "."
+        : "That was the last hint: it is nearly the answer. The solution is in solutions/" + id + ".");
+  }
+
+  static List<String> parse(Path file) {
+    List<String> hints = new ArrayList<>();
+    if (!Files.exists(file)) {
+      return hints;
+    }
+    StringBuilder current = null;
+    try {
+      for (String line : Files.readAllLines(file)) {
+        if (line.startsWith("## ")) {
+          if (current != null) {
+            hints.add(current.toString().strip());
+          }
+          current = new StringBuilder();
+        } else if (current != null) {
+          current.append(line).append('\n');
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (current != null) {
+      hints.add(current.toString().strip());
+    }
+    return hints;
+  }
+
+  private static int readSeen(Path f) {
+    try {
+      return Files.exists(f) ? Integer.parseInt(Files.readString(f).trim()) : 0;
+    } catch (IOException | NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static void writeSeen(Path f, int n) {
+    try {
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, Integer.toString(n));
+    } catch (IOException e) {
+      // remembering the ladder is a convenience; the hint was shown anyway
+    }
+  }
+}

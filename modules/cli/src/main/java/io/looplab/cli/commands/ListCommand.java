@@ -1,0 +1,57 @@
+package io.looplab.cli.commands;
+
+import io.looplab.cli.engine.Console;
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Results;
+import io.looplab.grader.scoring.ExerciseReport;
+import picocli.CommandLine.Command;
+
+import java.util.Optional;
+
+/** The exercises in course order, each with its latest score, and a progress bar. */
+@Command(name = "list", description = "List the exercises with your progress.")
+public final class ListCommand implements Runnable {
+
+  @Override
+  public void run() {
+    Kit kit = Kit.locate();
+    Results results = new Results(kit);
+    Console console = new Console();
+    console.line("Loop Lab: " + kit.exercises().size() + " exercises");
+    int done = 0;
+    int points = 0;
+    int max = 0;
+    Exercise next = null;
+    for (Exercise e : kit.exercises()) {
+      Optional<ExerciseReport> latest = results.latest(e);
+      String state;
+      if (latest.isEmpty()) {
+        state = "not checked yet";
+      } else {
+        ExerciseReport r = latest.get();
+        points += r.points();
+        max += r.max();
+        boolean complete = r.points() == r.max() && r.max() > 0;
+        done += complete ? 1 : 0;
+        state = r.points() + "/" + r.max() + (complete ? " done" : " " + r.status())
+            + (results.changedSince(e) ? " (edited since)" : "");
+      }
+      boolean complete = latest.map(r -> r.points() == r.max() && r.max() > 0).orElse(false);
+      if (!complete && next == null) {
+        next = e;
+      }
+      console.line(String.format("  %s %-22s %-44s %s", complete ? "✓" : "·", e.id(), e.title(), state));
+    }
+    int total = kit.exercises().size();
+    console.line("");
+    console.line("Progress " + Console.bar(total == 0 ? 0 : (double) done / total, 30) + " " + done + "/" + total
+        + " exercises done" + (max > 0 ? ", " + points + "/" + max + " points in the exercises checked" : ""));
+    if (next != null) {
+      console.line("Next: ./lab check " + next.id() + "   (read exercises/" + next.id() + "/README.md; stuck? ./lab hint "
+          + next.id() + ")");
+    } else {
+      console.line("All done. Well played.");
+    }
+  }
+}

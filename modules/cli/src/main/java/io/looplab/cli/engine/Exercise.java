@@ -1,0 +1,45 @@
+package io.looplab.cli.engine;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One exercise of the kit, as described by its folder: {@code exercise.json} (id, title, time limit), the graded
+ * tests under {@code src/test/java}, the hints, and the class path file Maven wrote for it.
+ */
+public record Exercise(String id, String title, Path dir, int timeoutSeconds) {
+
+  static final int DEFAULT_TIMEOUT_SECONDS = 90;
+
+  static Exercise load(Path dir) {
+    Path descriptor = dir.resolve("exercise.json");
+    try {
+      JsonObject json = new JsonObject(Files.readString(descriptor));
+      String id = dir.getFileName().toString();
+      return new Exercise(id, json.getString("title", id), dir,
+          json.getInteger("timeoutSeconds", DEFAULT_TIMEOUT_SECONDS));
+    } catch (IOException | DecodeException e) {
+      throw new UsageError("cannot read " + descriptor + ": " + e.getMessage());
+    }
+  }
+
+  public Path testSources() {
+    return dir.resolve("src/test/java");
+  }
+
+  public Path testResources() {
+    return dir.resolve("src/test/resources");
+  }
+
+  public Path classpathFile() {
+    return dir.resolve("target/lab-classpath.txt");
+  }
+
+  public Path hints() {
+    return dir.resolve("hints.md");
+  }
+}

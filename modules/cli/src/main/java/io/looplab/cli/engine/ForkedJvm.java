@@ -1,0 +1,87 @@
+package io.looplab.cli.engine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs the graded tests of one exercise in a JVM of their own. The learner's code may hang, exit, or flood its
+ * output: the JVM is killed at the time limit, its exit status is kept, and its output goes to a log file that
+ * stops growing at {@value #MAX_LOG_BYTES} bytes.
+ */
+final class ForkedJvm {
+
+  static final long MAX_LOG_BYTES = 1 << 20;
+
+  /** How it ended: normally, by the time limit, or with a non-zero exit status. */
+  record Outcome(boolean timedOut, int exitCode, long droppedBytes) {
+  }
+
+  static List<String> command(List<Path> classpath, String mainClass, List<String> args, List<String> sysProps) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // BlockHound redefines JDK classes and attaches its agent to this very JVM.
+    cmd.add("-XX:+AllowRedefinitionToAddDeleteMethods");
+    cmd.add("-Djdk.attach.allowAttachSelf=true");
+    if (Runtime.version().feature() >= 21) {
+      cmd.add("-XX:+EnableDynamicAgentLoading");
+    }
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Xshare:auto");
+    cmd.add("-Dfile.encoding=UTF-8");
+    cmd.addAll(sysProps);
+    cmd.add("-cp");
+    cmd.add(String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()));
+    cmd.add(mainClass);
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  static Outcome run(List<String> command, Path log, long timeoutSeconds, Consumer<Long> tick)
+      throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    process.getOutputStream().close(); // the tests get no stdin
+    long[] dropped = {0};
+    Thread drain = new Thread(() -> dropped[0] = copyCapped(process.getInputStream(), log), "lab-output-drain");
+    drain.setDaemon(true);
+    drain.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    boolean timedOut = false;
+    while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
+      tick.accept(TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
+      if (System.nanoTime() > deadline) {
+        timedOut = true;
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+        break;
+      }
+    }
+    drain.join(2_000);
+    return new Outcome(timedOut, timedOut ? -1 : process.exitValue(), dropped[0]);
+  }
+
+  private static long copyCapped(InputStream in, Path log) {
+    long written = 0;
+    long dropped = 0;
+    byte[] buffer = new byte[8192];
+    try (in; OutputStream out = Files.newOutputStream(log)) {
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        int keep = (int) Math.max(0, Math.min(n, MAX_LOG_BYTES - written));
+        out.write(buffer, 0, keep);
+        written += keep;
+        dropped += n - keep;
+      }
+    } catch (IOException e) {
+      // the process was killed; what was written so far is kept
+    }
+    return dropped;
+  }
+}

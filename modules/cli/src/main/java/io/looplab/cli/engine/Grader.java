@@ -1,0 +1,224 @@
+package io.looplab.cli.engine;
+
+import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.TestReport;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Grades one exercise of one target: compile the target's code, compile the kit's pristine tests against it, run
+ * them in a forked JVM under the exercise's time limit, and turn whatever happened into an {@link ExerciseReport}.
+ * A compile error, a crash or a hang is a result for that exercise, never an error of the grader.
+ */
+public final class Grader {
+
+  /** Told what the grader is doing, for a progress line. */
+  public interface Progress {
+    void update(Exercise exercise, String doing);
+  }
+
+  static final String RUNNER = "io.looplab.grader.runner.GradingMain";
+
+  private final Kit kit;
+  private final SourceCompiler compiler = new SourceCompiler();
+  private final boolean debug;
+
+  public Grader(Kit kit, boolean debug) {
+    this.kit = kit;
+    this.debug = debug;
+  }
+
+  public ExerciseReport grade(Exercise exercise, Target target, Progress progress) {
+    try {
+      return gradeOrThrow(exercise, target, progress);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private ExerciseReport gradeOrThrow(Exercise exercise, Target target, Progress progress)
+      throws IOException, InterruptedException {
+    Path work = freshDir(kit.workDir().resolve(target.key()).resolve(exercise.id()));
+    List<Path> libraries = libraries(exercise);
+    Optional<Path> sources = target.mainSources(exercise);
+    Path mainSources = sources.orElse(kit.root().resolve("exercises").resolve(exercise.id()).resolve("src/main/java"));
+    String note = sources.isPresent() ? null
+        : "This exercise is not in the submission, so the kit's untouched stub was graded.";
+
+    progress.update(exercise, "compiling");
+    Path classes = work.resolve("classes");
+    SourceCompiler.Result main = compiler.compile(mainSources, target.mainResources(exercise), classes, libraries);
+    if (!main.ok()) {
+      return compileError(exercise, "Your code does not compile: " + main.firstError() + more(main));
+    }
+    Path testClasses = work.resolve("test-classes");
+    SourceCompiler.Result tests = compiler.compile(exercise.testSources(), exercise.testResources(), testClasses,
+        concat(List.of(classes), libraries));
+    if (!tests.ok()) {
+      return compileError(exercise, "The graded tests do not compile against your code: " + tests.firstError()
+          + more(tests) + ". Keep the stub's public classes and method signatures.");
+    }
+
+    Path reportFile = work.resolve("report.json");
+    Path log = work.resolve("output.log");
+    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
+        List.of(testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
+        debug ? List.of("-Dlooplab.debug=true") : List.of());
+    long limit = debug ? 1800 : exercise.timeoutSeconds();
+    ForkedJvm.Outcome outcome = ForkedJvm.run(command, log, limit, left -> progress.update(exercise,
+        testingLine(reportFile)));
+    ExerciseReport report = readReport(reportFile).orElseGet(() -> plan(exercise));
+    settle(report, outcome, limit, log);
+    if (note != null) {
+      report.message(report.message() == null ? note : note + " " + report.message());
+    }
+    return report;
+  }
+
+  private static String more(SourceCompiler.Result r) {
+    return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
+  }
+
+  /** Fills in what a killed or crashed JVM could not write: which test was cut short, and why. */
+  private static void settle(ExerciseReport report, ForkedJvm.Outcome outcome, long limit, Path log) {
+    if (outcome.timedOut()) {
+      cutShort(report, "timeout", "Did not finish within the exercise's time limit of " + limit + " s, so the "
+          + "grader stopped it: an endless loop, or a wait for something that never happens?");
+      report.status("timeout");
+      report.message("Stopped after " + limit + " s" + runningPart(report) + ".");
+    } else if (!report.finished() || outcome.exitCode() != 0) {
+      cutShort(report, "error", "The test JVM stopped during this test (exit status " + outcome.exitCode()
+          + "). Does the code call System.exit, or run out of memory? Its output is in " + log + ".");
+      report.status("crashed");
+      report.message("The test JVM stopped (exit status " + outcome.exitCode() + ")" + runningPart(report)
+          + (outcome.droppedBytes() > 0 ? "; " + outcome.droppedBytes() + " bytes of output were dropped" : "")
+          + ". Output: " + log);
+    }
+  }
+
+  private static String runningPart(ExerciseReport report) {
+    return report.running() == null ? "" : " while running '" + report.running() + "'";
+  }
+
+  private static void cutShort(ExerciseReport report, String status, String message) {
+    boolean blamed = false;
+    for (TestReport t : report.tests()) {
+      if (!t.isPending()) {
+        continue;
+      }
+      if (!blamed && (report.running() == null || report.running().equals(t.name()))) {
+        t.record(status, message);
+        blamed = true;
+      } else {
+        t.record("skipped", "Not run: the exercise was stopped before this test.");
+      }
+    }
+  }
+
+  private ExerciseReport compileError(Exercise exercise, String message) {
+    ExerciseReport report = plan(exercise);
+    report.tests().forEach(t -> t.record("failed", "Not graded: " + message));
+    report.status("compile-error");
+    report.message(message);
+    return report;
+  }
+
+  /**
+   * The exercise's tests and points without running them, so that a report keeps the same max whatever happened.
+   * The tests are compiled against the reference solution, which always compiles, and only discovered.
+   */
+  ExerciseReport plan(Exercise exercise) {
+    try {
+      Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
+      Path reportFile = dir.resolve("plan.json");
+      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis() > newest(exercise.testSources())) {
+        return readReport(reportFile).orElseThrow();
+      }
+      freshDir(dir);
+      List<Path> libraries = libraries(exercise);
+      Path classes = dir.resolve("classes");
+      Path testClasses = dir.resolve("test-classes");
+      if (!compiler.compile(kit.solutionSources(exercise), null, classes, libraries).ok()
+          || !compiler.compile(exercise.testSources(), exercise.testResources(), testClasses,
+          concat(List.of(classes), libraries)).ok()) {
+        throw new IllegalStateException("the kit's own solution or tests for " + exercise.id() + " do not compile");
+      }
+      ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
+          List.of("--plan-only", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
+          List.of()), dir.resolve("output.log"), 60, left -> { });
+      return readReport(reportFile).orElseThrow(() -> new IllegalStateException(
+          "could not list the tests of " + exercise.id() + "; see " + dir.resolve("output.log")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String testingLine(Path reportFile) {
+    return readReport(reportFile).map(r -> {
+      long done = r.tests().stream().filter(t -> !t.isPending()).count();
+      return "testing " + done + "/" + r.tests().size() + (r.running() == null ? "" : ": " + r.running());
+    }).orElse("starting the tests");
+  }
+
+  static Optional<ExerciseReport> readReport(Path file) {
+    try {
+      return Files.exists(file) ? Optional.of(ExerciseReport.fromJson(new JsonObject(Files.readString(file))))
+          : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private List<Path> libraries(Exercise exercise) throws IOException {
+    Path file = exercise.classpathFile();
+    if (!Files.exists(file)) {
+      throw new UsageError("the kit is not built yet (" + kit.root().relativize(file) + " is missing): run ./lab "
+          + "again, it builds what it needs, or run mvn -B verify once");
+    }
+    List<Path> paths = new ArrayList<>();
+    for (String entry : Files.readString(file).trim().split(java.io.File.pathSeparator)) {
+      if (!entry.isBlank()) {
+        paths.add(Path.of(entry));
+      }
+    }
+    return paths;
+  }
+
+  private static long newest(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.mapToLong(p -> p.toFile().lastModified()).max().orElse(0);
+    }
+  }
+
+  private static Path freshDir(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
+  private static List<Path> concat(List<Path> first, List<Path> second) {
+    List<Path> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+}
