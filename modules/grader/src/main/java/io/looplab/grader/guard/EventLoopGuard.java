@@ -11,7 +11,6 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Fails a test for what it does to the event loop, even when every assertion passed: a blocking call, a stall, or
@@ -24,9 +23,6 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EventLoopGuard.class);
   private static final String MARK = "violations-before-test";
-
-  /** Where vertx-junit5 keeps a test's contexts (see VertxExtension); read, never written. */
-  private static final String VERTX_TEST_CONTEXTS = "VertxTestContext";
 
   @Override
   public void beforeAll(ExtensionContext context) {
@@ -41,31 +37,36 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
   @Override
   public void beforeEach(ExtensionContext context) {
     context.getStore(NAMESPACE).put(MARK, ViolationLog.mark());
-    ViolationLog.listen(violation -> failRunningTestContexts(context, violation));
+  }
+
+  @Override
+  public void interceptBeforeEachMethod(Invocation<Void> invocation,
+                                        ReflectiveInvocationContext<Method> invocationContext,
+                                        ExtensionContext context) throws Throwable {
+    guard(invocation, invocationContext.getArguments());
   }
 
   @Override
   public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
                                   ExtensionContext context) throws Throwable {
-    guard(invocation, context);
+    guard(invocation, invocationContext.getArguments());
   }
 
   @Override
   public void interceptTestTemplateMethod(Invocation<Void> invocation,
                                           ReflectiveInvocationContext<Method> invocationContext,
                                           ExtensionContext context) throws Throwable {
-    guard(invocation, context);
+    guard(invocation, invocationContext.getArguments());
   }
 
   @Override
   public void interceptDynamicTest(Invocation<Void> invocation, DynamicTestInvocationContext invocationContext,
                                    ExtensionContext context) throws Throwable {
-    guard(invocation, context);
+    guard(invocation, List.of());
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
-    ViolationLog.listen(null);
     // Violations raised after the test body, while tearing down, still count.
     List<Violation> late = ViolationLog.since(markOf(context));
     if (!late.isEmpty() && context.getExecutionException().isEmpty()) {
@@ -73,7 +74,15 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
     }
   }
 
-  private void guard(Invocation<Void> invocation, ExtensionContext context) throws Throwable {
+  /**
+   * Runs one test or lifecycle method. While it runs, a violation fails the method's VertxTestContext at once;
+   * vertx-junit5 would otherwise wait for that context until its timeout.
+   */
+  private void guard(Invocation<Void> invocation, List<Object> arguments) throws Throwable {
+    List<VertxTestContext> waiting = arguments.stream().filter(VertxTestContext.class::isInstance)
+        .map(VertxTestContext.class::cast).toList();
+    ViolationLog.listen(violation -> waiting.stream().filter(c -> !c.completed() && !c.failed())
+        .forEach(c -> c.failNow(new ViolationError(List.of(violation), null))));
     int mark = ViolationLog.mark();
     try {
       invocation.proceed();
@@ -83,6 +92,8 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
         throw failure;
       }
       throw new ViolationError(seen, failure);
+    } finally {
+      ViolationLog.listen(null);
     }
     List<Violation> seen = ViolationLog.since(mark);
     if (!seen.isEmpty()) {
@@ -94,19 +105,4 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
     Integer mark = context.getStore(NAMESPACE).get(MARK, Integer.class);
     return mark == null ? ViolationLog.mark() : mark;
   }
-
-  /** Ends the test now: a waiting VertxTestContext would otherwise sit until its timeout. */
-  private static void failRunningTestContexts(ExtensionContext context, Violation violation) {
-    for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
-      Object contexts = c.get().getStore(ExtensionContext.Namespace.GLOBAL).get(VERTX_TEST_CONTEXTS);
-      if (contexts instanceof List<?> list) {
-        for (Object testContext : List.copyOf(list)) {
-          if (testContext instanceof VertxTestContext vtc && !vtc.completed()) {
-            vtc.failNow(new ViolationError(List.of(violation), null));
-          }
-        }
-      }
-    }
-  }
-
 }
