@@ -38,7 +38,18 @@ public final class Lab implements Runnable {
         System.err.println("lab: " + e.getMessage());
         return USAGE;
       }
-      throw e;
+      // Not the user's fault: one line here, the whole story in the log.
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.printStackTrace(new java.io.PrintWriter(trace));
+      java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("looplab.home", "."), "target", "lab", "error.log");
+      try {
+        java.nio.file.Files.createDirectories(log.getParent());
+        java.nio.file.Files.writeString(log, trace.toString());
+      } catch (java.io.IOException ignored) {
+        // the one line below is still printed
+      }
+      System.err.println("lab: internal error: " + e + " (details in " + log + "; please report it)");
+      return 1;
     });
     return cli.execute(args);
   }

@@ -44,8 +44,9 @@ public final class Target {
     Path root = Files.isDirectory(given.resolve("exercises")) ? given.resolve("exercises") : given;
     boolean any = kit.exercises().stream().anyMatch(e -> Files.isDirectory(root.resolve(e.id())));
     if (!any) {
+      String example = kit.exercises().isEmpty() ? "NN-slug" : kit.exercises().get(0).id();
       throw new UsageError("--submission " + dir + ": no exercise folder in it (expected folders such as "
-          + kit.exercises().get(0).id() + "/src/main/java, the layout of exercises/)");
+          + example + "/src/main/java, the layout of exercises/)");
     }
     return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()), root);
   }

@@ -1,0 +1,131 @@
+package io.looplab.selftest;
+
+import io.looplab.cli.engine.Grader;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Target;
+import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.TestReport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Submissions that misbehave in every way the grader promises to survive, graded against a one-exercise kit
+ * (src/test/resources/hostile-kit: a 2-point pure test and a 3-point handler test, 15 s time limit). Each is
+ * reported as a result for that exercise, never as a failure of the grader.
+ */
+class HostileSubmissionTest {
+
+  @TempDir
+  static Path work;
+
+  static Kit kit;
+  static Grader grader;
+
+  @BeforeAll
+  static void copyKit() throws IOException {
+    copy(resource("hostile-kit"), work.resolve("kit"));
+    // The fixture exercise uses the same libraries as a real one.
+    Path classpath = Kit.locate().root().resolve("exercises/02-blocking-calls/target/lab-classpath.txt");
+    Path dest = work.resolve("kit/exercises/01-smoke/target/lab-classpath.txt");
+    Files.createDirectories(dest.getParent());
+    Files.copy(classpath, dest);
+    kit = Kit.at(work.resolve("kit"));
+    grader = new Grader(kit, false);
+  }
+
+  static ExerciseReport grade(String submission) {
+    return grader.grade(kit.find("01-smoke"), Target.submission(kit, resource("hostile-submissions").resolve(submission)),
+        (e, doing) -> { });
+  }
+
+  static TestReport test(ExerciseReport r, String name) {
+    return r.tests().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  @DisplayName("a single Thread.sleep(5) in a handler loses that test's points, naming the line")
+  void sleepOnLoop() {
+    ExerciseReport r = grade("sleeps-5ms-on-loop");
+    assertEquals(2, r.points());
+    String message = test(r, "handler does not block the loop").message();
+    assertTrue(message.contains("Blocking call") && message.contains("Thread.sleep") && message.contains("Adder.java:5"), message);
+  }
+
+  @Test
+  @DisplayName("a 100 ms CPU spin in a handler is reported as a stall at the learner's line")
+  void spinOnLoop() {
+    ExerciseReport r = grade("spins-100ms-on-loop");
+    assertEquals(2, r.points());
+    String message = test(r, "handler does not block the loop").message();
+    assertTrue(message.contains("Event loop stalled") && message.contains("Adder.java:4"), message);
+  }
+
+  @Test
+  @DisplayName("an endless loop is stopped at the time limit, reported as timeout, and earlier points are kept")
+  void endlessLoop() {
+    long start = System.nanoTime();
+    ExerciseReport r = grade("loops-forever");
+    long seconds = (System.nanoTime() - start) / 1_000_000_000;
+    assertEquals("timeout", r.status());
+    assertEquals(2, r.points(), "the test that finished before the hang keeps its points");
+    assertEquals("timeout", test(r, "handler does not block the loop").status());
+    assertTrue(seconds < 15 + 30, "stopping took " + seconds + " s");
+  }
+
+  @Test
+  @DisplayName("System.exit is reported as a crash of that exercise, with the test it happened in")
+  void systemExit() {
+    ExerciseReport r = grade("calls-system-exit");
+    assertEquals("crashed", r.status());
+    assertEquals(0, r.points());
+    assertEquals(5, r.max(), "max never changes, whatever happened");
+    assertTrue(test(r, "adds two numbers").message().contains("exit status 3"), test(r, "adds two numbers").message());
+  }
+
+  @Test
+  @DisplayName("a compile error is reported with the file and line, and max stays the same")
+  void compileError() {
+    ExerciseReport r = grade("does-not-compile");
+    assertEquals("compile-error", r.status());
+    assertEquals(5, r.max());
+    assertTrue(r.message().contains("Adder.java:3"), r.message());
+  }
+
+  @Test
+  @DisplayName("a flood of output neither breaks grading nor fills the disk")
+  void outputFlood() throws IOException {
+    ExerciseReport r = grade("floods-output");
+    assertEquals(5, r.points());
+    try (Stream<Path> logs = Files.walk(kit.workDir()).filter(p -> p.getFileName().toString().equals("output.log"))) {
+      assertTrue(logs.allMatch(p -> p.toFile().length() <= (1 << 20)), "output logs are capped at 1 MiB");
+    }
+  }
+
+  static Path resource(String name) {
+    return Kit.locate().root().resolve("modules/selftest/src/test/resources").resolve(name);
+  }
+
+  static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path dest = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(dest);
+        } else {
+          Files.copy(p, dest, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+}

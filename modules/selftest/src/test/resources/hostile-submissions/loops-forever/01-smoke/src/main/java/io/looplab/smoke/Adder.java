@@ -1,0 +1,5 @@
+package io.looplab.smoke;
+public class Adder {
+  public static int add(int a, int b) { return a + b; }
+  public static void handler() { while (true) { Math.sqrt(3); } }
+}

@@ -1,0 +1,7 @@
+package io.looplab.smoke;
+public class Adder {
+  public static int add(int a, int b) { return a + b; }
+  public static void handler() {
+    try { Thread.sleep(5); } catch (InterruptedException e) { }
+  }
+}
