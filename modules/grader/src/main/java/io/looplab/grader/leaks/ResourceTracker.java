@@ -51,7 +51,7 @@ public final class ResourceTracker implements VertxMetrics {
 
   @Override
   public HttpServerMetrics<?, ?, ?> createHttpServerMetrics(HttpServerOptions options, SocketAddress localAddress) {
-    String name = "an HTTP server listening on port " + localAddress.port();
+    String name = "an HTTP server" + portOf(localAddress);
     open.add(name);
     return new HttpServerMetrics<Object, Object, Object>() {
       @Override
@@ -63,7 +63,7 @@ public final class ResourceTracker implements VertxMetrics {
 
   @Override
   public TCPMetrics<?> createNetServerMetrics(NetServerOptions options, SocketAddress localAddress) {
-    String name = "a TCP server listening on port " + localAddress.port();
+    String name = "a TCP server" + portOf(localAddress);
     open.add(name);
     return new TCPMetrics<Object>() {
       @Override
@@ -71,6 +71,10 @@ public final class ResourceTracker implements VertxMetrics {
         open.remove(name);
       }
     };
+  }
+
+  private static String portOf(SocketAddress address) {
+    return address.port() > 0 ? " on port " + address.port() : " (on the port the system chose)";
   }
 
   @Override

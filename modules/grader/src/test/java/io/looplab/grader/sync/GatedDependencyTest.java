@@ -1,0 +1,69 @@
+package io.looplab.grader.sync;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Gates complete exactly when, and where, the test says; EveryOrder covers every order once. */
+class GatedDependencyTest {
+
+  private final Vertx vertx = Vertx.vertx();
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  @Test
+  @DisplayName("calls wait until released, in the order the test chooses, on the caller's event loop")
+  void releasesInChosenOrder() {
+    GatedDependency<String, Integer> check = new GatedDependency<>();
+    List<String> log = new CopyOnWriteArrayList<>();
+    vertx.runOnContext(v -> {
+      for (String seat : List.of("A", "B")) {
+        Future<Integer> reply = check.apply(seat);
+        reply.onSuccess(n -> log.add(seat + "=" + n + "@" + Thread.currentThread().getName().startsWith("vert.x-eventloop")));
+      }
+    });
+    List<Gate<Integer>> gates = check.awaitCalls(2);
+    assertEquals(List.of(), log, "nothing completes before the test releases it");
+    gates.get(1).open(2);
+    gates.get(0).open(1);
+    assertEquals(List.of("B=2@true", "A=1@true"), log);
+    assertThrows(IllegalStateException.class, () -> gates.get(0).open(3), "a gate answers once");
+  }
+
+  @Test
+  @DisplayName("a failed gate fails the caller's future with the test's exception")
+  void failurePropagates() {
+    GatedDependency<String, Integer> check = new GatedDependency<>();
+    List<Throwable> errors = new CopyOnWriteArrayList<>();
+    vertx.runOnContext(v -> check.apply("A").onFailure(errors::add));
+    IllegalStateException boom = new IllegalStateException("down");
+    check.call(0).fail(boom);
+    assertEquals(List.of(boom), errors);
+  }
+
+  @Test
+  @DisplayName("EveryOrder lists each permutation exactly once")
+  void everyOrderIsComplete() {
+    List<int[]> orders = EveryOrder.permutations(3);
+    Set<String> distinct = orders.stream().map(o -> java.util.Arrays.toString(o)).collect(Collectors.toSet());
+    assertEquals(6, orders.size());
+    assertEquals(6, distinct.size());
+    assertTrue(distinct.contains("[2, 1, 0]"));
+    assertEquals(24, new HashSet<>(EveryOrder.permutations(4).stream().map(java.util.Arrays::toString).toList()).size());
+  }
+}
