@@ -11,12 +11,10 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small quote service with five endpoints. Every one of them gives the right answer, and every one of them makes
- * the event-loop thread wait or grind, each in its own way. While it does, this loop serves nobody else: not the
- * next request, not a timer, not a health check.
- *
- * <p>Your job: keep every answer exactly as it is, and take the blocking out. Each place to change is marked
- * {@code // TODO:}. Run {@code ./lab check 02-blocking-calls} to see which endpoints still block, and where.
+ * A small quote service with five endpoints: the reference solution. Every answer is the same as in the stub, and
+ * no endpoint makes the event-loop thread wait or grind any more. Each change is marked {@code // FIX:}. The rule
+ * behind all five: if a call has an asynchronous version, use it and say what to do when the result arrives; if
+ * it has none (a synchronous library, pure CPU work), hand it to a worker thread with executeBlocking.
  */
 public class QuoteVerticle extends VerticleBase {
 
@@ -78,7 +76,8 @@ public class QuoteVerticle extends VerticleBase {
       // FIX: no thread waits out the backoff. vertx.timer(...) is a Future that Vert.x completes once the delay has
       // passed; the loop serves other requests meanwhile, and the retry runs on this same context afterwards.
       // (vertx.setTimer(backoffMs, id -> ...) with a Promise does the same, with a callback.)
-      return vertx.timer(backoffMs, TimeUnit.MILLISECONDS).compose(v -> priceWithRetry(symbol, attempt + 1, backoffMs * 2));
+      return vertx.timer(backoffMs, TimeUnit.MILLISECONDS)
+          .compose(v -> priceWithRetry(symbol, attempt + 1, backoffMs * 2));
     });
   }
 

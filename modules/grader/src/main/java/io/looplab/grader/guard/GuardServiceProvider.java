@@ -32,7 +32,8 @@ public final class GuardServiceProvider implements VertxServiceProvider {
     }
     VertxOptions options = bootstrap.options();
     if (!GuardSettings.debug()) {
-      options.setMaxEventLoopExecuteTime(GuardSettings.stallMillis())
+      // Half the stall limit: the detector takes a first CPU reading then, and judges at the limit.
+      options.setMaxEventLoopExecuteTime(Math.max(1, GuardSettings.stallMillis() / 2))
           .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
           .setBlockedThreadCheckInterval(GuardSettings.CHECK_INTERVAL_MILLIS)
           .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS);

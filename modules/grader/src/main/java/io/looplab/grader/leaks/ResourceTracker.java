@@ -23,7 +23,7 @@ import java.util.function.BiConsumer;
 public final class ResourceTracker implements VertxMetrics {
 
   /** Pools that belong to Vert.x itself and live as long as the instance. */
-  private static final Set<String> BUILT_IN_POOLS = Set.of("vert.x-worker-thread", "vert.x-internal-blocking");
+  private static final Set<String> BUILT_IN_POOLS = Set.of("vert.x-worker-thread", "vert.x-internal-blocking", "vert.x-virtual-thread");
 
   private final Set<String> open = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> openPools = new ConcurrentHashMap<>();

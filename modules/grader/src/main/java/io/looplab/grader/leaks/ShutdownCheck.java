@@ -36,8 +36,7 @@ public final class ShutdownCheck {
     leaks.addAll(TimerCensus.pendingTimers(vertx));
     try {
       for (Thread t : watch.threadsBefore.survivorsAfter(THREAD_GRACE_MILLIS)) {
-        leaks.add("the thread '" + t.getName() + "' (now at "
-            + CodeUnderTest.firstFrame(t.getStackTrace()).orElse(topFrame(t)) + ")");
+        leaks.add("the thread '" + t.getName() + "' (" + whatItIs(t) + ")");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -50,7 +49,19 @@ public final class ShutdownCheck {
     }
   }
 
-  private static String topFrame(Thread t) {
-    return Arrays.stream(t.getStackTrace()).findFirst().map(CodeUnderTest::describe).orElse("no stack");
+  /** Where a leaked thread is, in the words a learner needs: their own line, or what kind of thing leaked. */
+  private static String whatItIs(Thread t) {
+    StackTraceElement[] stack = t.getStackTrace();
+    return CodeUnderTest.firstFrame(stack).map(at -> "now at " + at).orElseGet(() -> {
+      if (Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("java.util.concurrent.ThreadPoolExecutor")
+          || f.getClassName().startsWith("java.util.concurrent.ForkJoin"))) {
+        return "an idle worker of an ExecutorService that was never shut down";
+      }
+      if (Arrays.stream(stack).anyMatch(f -> f.getClassName().equals("java.util.TimerThread"))) {
+        return "a java.util.Timer that was never cancelled";
+      }
+      return Arrays.stream(stack).filter(f -> !f.getClassName().matches("(java|jdk|sun)\\..*")).findFirst()
+          .map(f -> "now at " + CodeUnderTest.describe(f)).orElse("started by the code and still running");
+    });
   }
 }

@@ -39,7 +39,7 @@ class ShutdownCheckTest {
   @DisplayName("a thread pool that is never shut down is reported by its thread's name")
   void threadLeakIsReported(Vertx vertx) throws Exception {
     String message = leakMessage(vertx, new Verticles.LeaksThreadPool());
-    assertTrue(message.contains("the thread 'forgotten-pool'"), message);
+    assertTrue(message.contains("the thread 'forgotten-pool' (an idle worker of an ExecutorService that was never shut down)"), message);
   }
 
   @Test
