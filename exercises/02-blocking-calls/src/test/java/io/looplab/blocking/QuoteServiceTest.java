@@ -15,6 +15,7 @@ import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.Timeout;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,6 +88,7 @@ class QuoteServiceTest {
   }
 
   @Test
+  @Order(1)
   @Points(5)
   @DisplayName("GET /quote/ACME retries a flaky feed after a backoff, without sleeping on the event loop")
   void retryingQuoteWaitsWithoutBlocking(Vertx vertx) throws Exception {
@@ -113,6 +115,7 @@ class QuoteServiceTest {
   }
 
   @Test
+  @Order(2)
   @Points(5)
   @DisplayName("GET /disclaimer serves the file as it is on disk, read without blocking the event loop")
   void disclaimerIsReadWithoutBlocking(Vertx vertx) throws Exception {
@@ -129,6 +132,7 @@ class QuoteServiceTest {
   }
 
   @Test
+  @Order(3)
   @Points(5)
   @DisplayName("GET /account/42 asks the synchronous legacy client, and the loop keeps serving while it waits")
   void legacyLookupRunsOffTheLoop(Vertx vertx) throws Exception {
@@ -155,6 +159,7 @@ class QuoteServiceTest {
   }
 
   @Test
+  @Order(4)
   @Points(5)
   @DisplayName("GET /rating/ACME composes on the rating's future instead of join(), and the loop stays free")
   void ratingIsComposedNotJoined(Vertx vertx) throws Exception {
@@ -176,6 +181,7 @@ class QuoteServiceTest {
   }
 
   @Test
+  @Order(5)
   @Points(5)
   @DisplayName("GET /primes?below=2000000 counts 148933 primes without stalling the event loop")
   void primeCountRunsOffTheLoop(Vertx vertx) throws Exception {
@@ -188,6 +194,7 @@ class QuoteServiceTest {
   }
 
   @Test
+  @Order(6)
   @Points(3)
   @DisplayName("After undeploy nothing is left behind: no server, timer, worker pool or thread")
   void undeployLeavesNothingBehind(Vertx vertx) throws Exception {

@@ -26,6 +26,7 @@ import io.vertx.junit5.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 
@@ -141,6 +142,7 @@ class AccountsVerticleTest {
   }
 
   @Test
+  @Order(1)
   @Points(3)
   @DisplayName("POST /hash answers 200 with a hash of the password that verifies, computed off the event loop")
   void hashEndpointAnswersWithAVerifiableHash(Vertx vertx) {
@@ -159,6 +161,7 @@ class AccountsVerticleTest {
   }
 
   @Test
+  @Order(2)
   @Points(5)
   @DisplayName("while " + CONCURRENT_HASHES + " passwords are hashed at once, the event loops stay responsive")
   void hashingKeepsEventLoopsResponsive(Vertx vertx) {
@@ -198,6 +201,7 @@ class AccountsVerticleTest {
   }
 
   @Test
+  @Order(3)
   @Points(6)
   @DisplayName("lookups for two different users run at the same time, and each gets its own answer")
   void independentLookupsRunInParallel(Vertx vertx) {
@@ -225,6 +229,7 @@ class AccountsVerticleTest {
   }
 
   @Test
+  @Order(4)
   @Points(5)
   @DisplayName("lookups run on a named worker pool of at most " + LegacyDirectory.MAX_CONNECTIONS + " threads; "
       + "extra lookups wait for a free thread and are all answered")
@@ -287,6 +292,7 @@ class AccountsVerticleTest {
   }
 
   @Test
+  @Order(5)
   @Points(4)
   @DisplayName("when the legacy directory fails, the caller gets HTTP 500 with the directory's reason in the body")
   void directoryFailureReachesTheCallerAs500(Vertx vertx) {
@@ -313,6 +319,7 @@ class AccountsVerticleTest {
   }
 
   @Test
+  @Order(6)
   @Points(3)
   @DisplayName("undeploying the verticle closes its server and its worker pool, and leaves no thread behind")
   void undeployLeavesNothingRunning(Vertx vertx) {

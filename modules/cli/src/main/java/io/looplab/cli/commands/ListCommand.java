@@ -34,14 +34,15 @@ public final class ListCommand implements Runnable {
         max += r.max();
         boolean complete = r.points() == r.max() && r.max() > 0;
         done += complete ? 1 : 0;
-        state = r.points() + "/" + r.max() + (complete ? " done" : " " + r.status())
+        state = r.points() + "/" + r.max() + (complete ? " done" : "")
             + (results.changedSince(e) ? " (edited since)" : "");
       }
       boolean complete = latest.map(r -> r.points() == r.max() && r.max() > 0).orElse(false);
       if (!complete && next == null) {
         next = e;
       }
-      console.line(String.format("  %s %-22s %-44s %s", complete ? "✓" : "·", e.id(), e.title(), state));
+      console.line(String.format("  %s %-22s %-52s %s", complete ? "✓" : "·", e.id(), Console.truncate(e.title(), 52),
+          state));
     }
     int total = kit.exercises().size();
     console.line("");

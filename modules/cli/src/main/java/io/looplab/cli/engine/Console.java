@@ -96,7 +96,7 @@ public final class Console {
     return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
   }
 
-  private static String truncate(String s, int n) {
+  public static String truncate(String s, int n) {
     return s.length() <= n ? s : s.substring(0, n - 1) + "…";
   }
 }

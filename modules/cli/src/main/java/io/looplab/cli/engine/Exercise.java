@@ -1,17 +1,20 @@
 package io.looplab.cli.engine;
 
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * One exercise of the kit, as described by its folder: {@code exercise.json} (id, title, time limit), the graded
- * tests under {@code src/test/java}, the hints, and the class path file Maven wrote for it.
+ * One exercise of the kit, as described by its folder: {@code exercise.json} (id, title, time limit, and any extra
+ * options for its test JVM), the graded tests under {@code src/test/java}, the hints, and the class path file Maven
+ * wrote for it.
  */
-public record Exercise(String id, String title, Path dir, int timeoutSeconds) {
+public record Exercise(String id, String title, Path dir, int timeoutSeconds, List<String> jvmOptions) {
 
   static final int DEFAULT_TIMEOUT_SECONDS = 90;
 
@@ -20,9 +23,10 @@ public record Exercise(String id, String title, Path dir, int timeoutSeconds) {
     try {
       JsonObject json = new JsonObject(Files.readString(descriptor));
       String id = dir.getFileName().toString();
+      List<String> options = json.getJsonArray("jvmOptions", new JsonArray()).stream().map(Object::toString).toList();
       return new Exercise(id, json.getString("title", id), dir,
-          json.getInteger("timeoutSeconds", DEFAULT_TIMEOUT_SECONDS));
-    } catch (IOException | DecodeException e) {
+          json.getInteger("timeoutSeconds", DEFAULT_TIMEOUT_SECONDS), options);
+    } catch (IOException | DecodeException | ClassCastException e) {
       throw new UsageError("cannot read " + descriptor + ": " + e.getMessage());
     }
   }

@@ -43,28 +43,71 @@ final class ForkedJvm {
     return cmd;
   }
 
-  static Outcome run(List<String> command, Path log, long timeoutSeconds, Consumer<Long> tick)
-      throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    process.getOutputStream().close(); // the tests get no stdin
-    long[] dropped = {0};
-    Thread drain = new Thread(() -> dropped[0] = copyCapped(process.getInputStream(), log), "lab-output-drain");
+  private final Process process;
+  private final Thread drain;
+  private final long[] dropped = {0};
+
+  private ForkedJvm(Process process, Path log) {
+    this.process = process;
+    this.drain = new Thread(() -> dropped[0] = copyCapped(process.getInputStream(), log), "lab-output-drain");
     drain.setDaemon(true);
     drain.start();
+  }
+
+  /** Starts the JVM; with the runner's {@code --wait-for-go}, it gets ready and then waits for {@link #go()}. */
+  static ForkedJvm start(List<String> command, Path log) throws IOException {
+    return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), log);
+  }
+
+  /** Runs a JVM that needs no handshake, to the end or the time limit. */
+  static Outcome run(List<String> command, Path log, long timeoutSeconds, Consumer<Long> tick)
+      throws IOException, InterruptedException {
+    ForkedJvm jvm = start(command, log);
+    jvm.process.getOutputStream().close();
+    return jvm.await(timeoutSeconds, tick);
+  }
+
+  /** Tells a waiting JVM to run the tests. */
+  void go() {
+    say("go");
+  }
+
+  /** Tells a waiting JVM that there is nothing to run (the code did not compile), and lets it exit. */
+  void cancel() throws InterruptedException {
+    say("stop");
+    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+      kill();
+    }
+  }
+
+  private void say(String word) {
+    try (OutputStream in = process.getOutputStream()) {
+      in.write((word + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      // the JVM is already gone; await() reports how it ended
+    }
+  }
+
+  /** Waits for the JVM to end, killing it (and anything it started) at the time limit. */
+  Outcome await(long timeoutSeconds, Consumer<Long> tick) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     boolean timedOut = false;
     while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
       tick.accept(TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
       if (System.nanoTime() > deadline) {
         timedOut = true;
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        kill();
         break;
       }
     }
     drain.join(2_000);
     return new Outcome(timedOut, timedOut ? -1 : process.exitValue(), dropped[0]);
+  }
+
+  void kill() throws InterruptedException {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
   }
 
   private static long copyCapped(InputStream in, Path log) {

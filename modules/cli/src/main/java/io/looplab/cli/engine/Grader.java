@@ -57,28 +57,37 @@ public final class Grader {
     String note = sources.isPresent() ? null
         : "This exercise is not in the submission, so the kit's untouched stub was graded.";
 
-    progress.update(exercise, "compiling");
-    Path classes = work.resolve("classes");
-    SourceCompiler.Result main = compiler.compile(mainSources, target.mainResources(exercise), classes, libraries);
-    if (!main.ok()) {
-      return compileError(exercise, "Your code does not compile: " + main.firstError() + more(main));
-    }
-    Path testClasses = work.resolve("test-classes");
-    SourceCompiler.Result tests = compiler.compile(exercise.testSources(), exercise.testResources(), testClasses,
-        concat(List.of(classes), libraries));
-    if (!tests.ok()) {
-      return compileError(exercise, "The graded tests do not compile against your code: " + tests.firstError()
-          + more(tests) + ". Keep the stub's public classes and method signatures.");
-    }
-
+    // The test JVM starts first and gets ready (about a second) while this JVM compiles.
+    Path classes = Files.createDirectories(work.resolve("classes"));
+    Path testClasses = Files.createDirectories(work.resolve("test-classes"));
     Path reportFile = work.resolve("report.json");
     Path log = work.resolve("output.log");
     List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
-        List.of(testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
-        debug ? List.of("-Dlooplab.debug=true") : List.of());
+        List.of("--wait-for-go", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
+        concat(exercise.jvmOptions(), debug ? List.of("-Dlooplab.debug=true") : List.of()));
+    ForkedJvm jvm = ForkedJvm.start(command, log);
+    try {
+      progress.update(exercise, "compiling");
+      SourceCompiler.Result main = compiler.compile(mainSources, target.mainResources(exercise), classes, libraries);
+      if (!main.ok()) {
+        jvm.cancel();
+        return compileError(exercise, "Your code does not compile: " + main.firstError() + more(main));
+      }
+      SourceCompiler.Result tests = compiler.compile(exercise.testSources(), exercise.testResources(), testClasses,
+          concat(List.of(classes), libraries));
+      if (!tests.ok()) {
+        jvm.cancel();
+        return compileError(exercise, "The graded tests do not compile against your code: " + tests.firstError()
+            + more(tests) + ". Keep the stub's public classes and method signatures.");
+      }
+      progress.update(exercise, "starting the tests");
+      jvm.go();
+    } catch (RuntimeException | Error e) {
+      jvm.kill();
+      throw e;
+    }
     long limit = debug ? 1800 : exercise.timeoutSeconds();
-    ForkedJvm.Outcome outcome = ForkedJvm.run(command, log, limit, left -> progress.update(exercise,
-        testingLine(reportFile)));
+    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(reportFile)));
     ExerciseReport report = readReport(reportFile).orElseGet(() -> plan(exercise));
     settle(report, outcome, limit, log);
     if (note != null) {
@@ -216,8 +225,8 @@ public final class Grader {
     return Files.createDirectories(dir);
   }
 
-  private static List<Path> concat(List<Path> first, List<Path> second) {
-    List<Path> all = new ArrayList<>(first);
+  private static <T> List<T> concat(List<T> first, List<T> second) {
+    List<T> all = new ArrayList<>(first);
     all.addAll(second);
     return all;
   }

@@ -50,7 +50,8 @@ final class BlockingCallDetector {
                     // once per JVM, and not the learner's doing.
                     return;
                   }
-                  ViolationLog.report(new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), call,
+                  ViolationLog.report(new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(),
+                      BlockingCalls.describe(call),
                       CodeUnderTest.describe(stack[learner])));
                   // Stop the call, as BlockHound does: a test should not sit through a two-second sleep.
                   throw new BlockingOperationError(method);

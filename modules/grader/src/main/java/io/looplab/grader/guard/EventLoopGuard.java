@@ -24,6 +24,14 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EventLoopGuard.class);
   private static final String MARK = "violations-before-test";
 
+  /**
+   * Installs blocking-call detection ahead of time (it rewrites JDK classes, which takes about a second), so that a
+   * grading JVM can do it while the grader is still compiling the code under test.
+   */
+  public static void warmUp() {
+    BlockingCallDetector.ensureInstalled();
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
     CodeUnderTest.watchPackage(context.getRequiredTestClass().getPackageName());

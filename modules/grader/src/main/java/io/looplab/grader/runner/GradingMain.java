@@ -1,5 +1,6 @@
 package io.looplab.grader.runner;
 
+import io.looplab.grader.guard.EventLoopGuard;
 import io.looplab.grader.scoring.ScoringListener;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -7,6 +8,11 @@ import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 
@@ -18,8 +24,11 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * scored report in the given file. It exits explicitly, so that a thread the learner's code left running cannot
  * keep it alive.
  *
- * <p>Usage: {@code GradingMain [--plan-only] <test-classes-dir> <report.json> <exercise-id> <title>}. With
- * {@code --plan-only} the tests are only discovered, and the report lists them with their points, unrun.
+ * <p>Usage: {@code GradingMain [--plan-only | --wait-for-go] <test-classes-dir> <report.json> <exercise-id> <title>}.
+ * With {@code --plan-only} the tests are only discovered, and the report lists them with their points, unrun. With
+ * {@code --wait-for-go} the JVM first gets ready (installs the guard, loads JUnit), then waits for a line on its
+ * standard input: {@code go} to run the tests, anything else to exit. The grader starts it that way and compiles
+ * the code meanwhile, so the two costs overlap.
  */
 public final class GradingMain {
 
@@ -32,13 +41,21 @@ public final class GradingMain {
 
   public static void main(String[] args) {
     JUNIT_CONTEXT_LOG.setLevel(java.util.logging.Level.SEVERE);
-    boolean planOnly = args.length > 0 && args[0].equals("--plan-only");
-    if (planOnly) {
+    String mode = args.length > 0 && args[0].startsWith("--") ? args[0] : "";
+    if (!mode.isEmpty()) {
       args = java.util.Arrays.copyOfRange(args, 1, args.length);
     }
-    if (args.length != 4) {
-      System.err.println("usage: GradingMain [--plan-only] <test-classes-dir> <report.json> <exercise-id> <title>");
+    boolean planOnly = mode.equals("--plan-only");
+    if (args.length != 4 || !(mode.isEmpty() || planOnly || mode.equals("--wait-for-go"))) {
+      System.err.println("usage: GradingMain [--plan-only | --wait-for-go] <test-classes-dir> <report.json> <exercise-id> <title>");
       System.exit(2);
+    }
+    Launcher launcher = LauncherFactory.create();
+    if (mode.equals("--wait-for-go")) {
+      EventLoopGuard.warmUp();
+      if (!waitForGo()) {
+        System.exit(0);
+      }
     }
     String testTimeout = System.getProperty("looplab.test.timeout", "20 s");
     LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
@@ -50,7 +67,6 @@ public final class GradingMain {
         .configurationParameter("junit.jupiter.execution.timeout.testable.method.default", testTimeout)
         .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
         .build();
-    Launcher launcher = LauncherFactory.create();
     if (planOnly) {
       ScoringListener listing = new ScoringListener();
       TestPlan plan = launcher.discover(request);
@@ -60,5 +76,17 @@ public final class GradingMain {
       launcher.execute(request);
     }
     System.exit(0);
+  }
+
+  private static boolean waitForGo() {
+    try {
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      boolean go = "go".equals(in.readLine());
+      // The tests get an empty standard input, as they would without the handshake.
+      System.setIn(new ByteArrayInputStream(new byte[0]));
+      return go;
+    } catch (IOException e) {
+      return false;
+    }
   }
 }
