@@ -20,11 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StallDetector {
 
   /**
-   * The share of wall time that must be CPU time. A descheduled or parked loop gains next to none; a spinning loop
-   * is near 1 on an idle machine, and was still caught every time with a load average of 9 on 2 cores, when it
-   * gets a third of a core or less. So the line is drawn low.
+   * The share of wall time that must be CPU time. A loop that is descheduled, throttled with the rest of its
+   * container, or parked inside the JVM gains next to none; a spinning loop is near 1 on an idle machine and still
+   * gets a sixth of a core at a load average of 12 on 2 cores. So the line is drawn low.
    */
-  private static final double MIN_CPU_SHARE = 0.25;
+  private static final double MIN_CPU_SHARE = 0.1;
 
   /** How long the loop must have been seen computing, at least, before it is blamed. */
   private static final long MIN_BUSY_WINDOW_NANOS = 15_000_000;
