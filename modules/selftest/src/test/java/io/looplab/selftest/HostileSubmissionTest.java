@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Submissions that misbehave in every way the grader promises to survive, graded against a one-exercise kit
- * (src/test/resources/hostile-kit: a 2-point pure test and a 3-point handler test, 15 s time limit). Each is
+ * (src/test/resources/hostile-kit: a 2-point pure test and a 3-point handler test). Its time limit is 30 s: a normal
+ * run takes about 3 s, and 18 s was seen at a load average of 16 on 2 cores. Each is
  * reported as a result for that exercise, never as a failure of the grader.
  */
 class HostileSubmissionTest {
@@ -80,7 +81,7 @@ class HostileSubmissionTest {
     assertEquals("timeout", r.status());
     assertEquals(2, r.points(), "the test that finished before the hang keeps its points");
     assertEquals("timeout", test(r, "handler does not block the loop").status());
-    assertTrue(seconds < 15 + 30, "stopping took " + seconds + " s");
+    assertTrue(seconds < 30 + 30, "stopping took " + seconds + " s");
   }
 
   @Test
