@@ -2,6 +2,7 @@ package io.looplab.lostupdate;
 
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
+import io.looplab.grader.leaks.LockCensus;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.sync.EveryOrder;
 import io.looplab.grader.sync.Gate;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.opentest4j.AssertionFailedError;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -247,8 +247,8 @@ class SeatCounterTest {
             + BoxOfficeVerticle.CHECK_FAILED + " and that reason, but the reply was: " + failure
             + ". SeatCounter.reserve must fail its future with the check's error.");
 
-    List<String> held = HeldLocks.names(vertx);
-    require(held.isEmpty(), "Lock leak: every reservation has answered, and yet the local lock(s) " + held + " are "
+    List<String> held = LockCensus.heldLocalLocks(vertx);
+    require(held.isEmpty(), "Lock leak: every reservation has answered, and yet " + held + " are "
         + "still held. The next reservation would wait for them until it times out. Release the lock on every path "
         + "(a seat, sold out, a no, and a failed check): withLocalLock does it for you, or release it in "
         + "andThen/onComplete, never only in onSuccess.");
@@ -639,43 +639,6 @@ class SeatCounterTest {
         Thread.currentThread().interrupt();
         throw new AssertionFailedError("interrupted", e);
       }
-    }
-  }
-
-  /**
-   * The local locks held right now in a Vert.x instance, by name. Vert.x keeps them in a private map with no public
-   * view, so this reads it by reflection, like the grader's timer census; should a future Vert.x rename it, the
-   * list says so instead of passing. Nested in the test class, so that the guard never mistakes it for the learner's.
-   */
-  static final class HeldLocks {
-
-    static List<String> names(Vertx vertx) {
-      try {
-        Object locks = field(vertx.sharedData(), "localAsyncLocks");
-        Map<?, ?> waiters = (Map<?, ?>) field(locks, "waitersMap");
-        List<String> held = new ArrayList<>();
-        waiters.forEach((name, queue) -> {
-          if (queue instanceof List<?> list && !list.isEmpty()) {
-            held.add("'" + name + "'" + (list.size() > 1 ? " (with " + (list.size() - 1) + " waiting for it)" : ""));
-          }
-        });
-        return held;
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return List.of("(the grader could not list local locks on this Vert.x version: " + e + ")");
-      }
-    }
-
-    private static Object field(Object target, String name) throws ReflectiveOperationException {
-      for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-        try {
-          Field f = c.getDeclaredField(name);
-          f.setAccessible(true);
-          return f.get(target);
-        } catch (NoSuchFieldException ignored) {
-          // look in the superclass
-        }
-      }
-      throw new NoSuchFieldException(name);
     }
   }
 }

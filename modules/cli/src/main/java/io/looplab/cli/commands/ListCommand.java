@@ -41,7 +41,7 @@ public final class ListCommand implements Runnable {
       if (!complete && next == null) {
         next = e;
       }
-      console.line(String.format("  %s %-22s %-52s %s", complete ? "✓" : "·", e.id(), Console.truncate(e.title(), 52),
+      console.line(String.format("  %s %-24s %-52s %s", complete ? "✓" : "·", e.id(), Console.truncate(e.title(), 52),
           state));
     }
     int total = kit.exercises().size();

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The shutdown check every exercise ends with: undeploy the learner's verticle, then make sure it gave back what it
- * took. Still open afterwards counts as a leak: an HTTP or TCP server, a worker pool, a Vert.x timer, or a thread
- * the code started. Call it from the test's own thread, never from an event loop.
+ * took. Still open afterwards counts as a leak: an HTTP or TCP server, a worker pool, a Vert.x timer, a held local
+ * lock, or a thread the code started. Call it from the test's own thread, never from an event loop.
  */
 public final class ShutdownCheck {
 
@@ -34,6 +34,7 @@ public final class ShutdownCheck {
     }
     List<String> leaks = new ArrayList<>(watch.resources.openResources());
     leaks.addAll(TimerCensus.pendingTimers(vertx));
+    leaks.addAll(LockCensus.heldLocalLocks(vertx));
     try {
       for (Thread t : watch.threadsBefore.survivorsAfter(THREAD_GRACE_MILLIS)) {
         leaks.add("the thread '" + t.getName() + "' (" + whatItIs(t) + ")");

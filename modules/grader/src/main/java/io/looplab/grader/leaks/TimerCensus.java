@@ -2,7 +2,6 @@ package io.looplab.grader.leaks;
 
 import io.vertx.core.Vertx;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +19,9 @@ final class TimerCensus {
   static List<String> pendingTimers(Vertx vertx) {
     List<String> timers = new ArrayList<>();
     try {
-      Field field = findField(vertx.getClass(), "timeouts");
-      field.setAccessible(true);
-      for (Object timer : ((Map<?, ?>) field.get(vertx)).values()) {
-        Object handler = read(timer, "handler");
-        boolean periodic = Boolean.TRUE.equals(read(timer, "periodic"));
+      for (Object timer : ((Map<?, ?>) Internals.field(vertx, "timeouts")).values()) {
+        Object handler = Internals.field(timer, "handler");
+        boolean periodic = Boolean.TRUE.equals(Internals.field(timer, "periodic"));
         String owner = handler == null ? "unknown" : handler.getClass().getName();
         if (owner.startsWith("io.vertx.") || owner.startsWith("io.netty.")) {
           continue;
@@ -36,22 +33,5 @@ final class TimerCensus {
       timers.add("(the grader could not list Vert.x timers on this Vert.x version: " + e + ")");
     }
     return timers;
-  }
-
-  private static Object read(Object target, String name) throws ReflectiveOperationException {
-    Field f = findField(target.getClass(), name);
-    f.setAccessible(true);
-    return f.get(target);
-  }
-
-  private static Field findField(Class<?> type, String name) throws NoSuchFieldException {
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      try {
-        return c.getDeclaredField(name);
-      } catch (NoSuchFieldException ignored) {
-        // look in the superclass
-      }
-    }
-    throw new NoSuchFieldException(name);
   }
 }

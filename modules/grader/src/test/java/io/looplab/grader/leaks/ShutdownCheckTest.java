@@ -55,4 +55,11 @@ class ShutdownCheckTest {
     String message = leakMessage(vertx, new Verticles.LeaksServer());
     assertTrue(message.contains("an HTTP server"), message);
   }
+
+  @Test
+  @DisplayName("a local lock still held after undeploy is reported by its name")
+  void lockLeakIsReported(Vertx vertx) throws Exception {
+    String message = leakMessage(vertx, new Verticles.HoldsLock());
+    assertTrue(message.contains("the local lock 'forgotten'"), message);
+  }
 }
