@@ -8,6 +8,12 @@ import io.looplab.cli.engine.UsageError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /** The {@code lab} command: list, check, hint and grade. Exit status 0 when it ran, 2 for bad usage or input. */
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
@@ -39,13 +45,13 @@ public final class Lab implements Runnable {
         return USAGE;
       }
       // Not the user's fault: one line here, the whole story in the log.
-      java.io.StringWriter trace = new java.io.StringWriter();
-      e.printStackTrace(new java.io.PrintWriter(trace));
-      java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("looplab.home", "."), "target", "lab", "error.log");
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      Path log = Path.of(System.getProperty("looplab.home", "."), "target", "lab", "error.log");
       try {
-        java.nio.file.Files.createDirectories(log.getParent());
-        java.nio.file.Files.writeString(log, trace.toString());
-      } catch (java.io.IOException ignored) {
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, trace.toString());
+      } catch (IOException ignored) {
         // the one line below is still printed
       }
       System.err.println("lab: internal error: " + e + " (details in " + log + "; please report it)");

@@ -3,6 +3,7 @@ package io.looplab.cli.engine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ final class ForkedJvm {
 
   private void say(String word) {
     try (OutputStream in = process.getOutputStream()) {
-      in.write((word + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      in.write((word + "\n").getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       // the JVM is already gone; await() reports how it ended
     }

@@ -3,6 +3,8 @@ package io.looplab.grader.guard;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingOperationError;
 
+import java.util.Arrays;
+
 /**
  * Catches a blocking call on an event-loop thread at the moment it is made, with BlockHound. Netty's own BlockHound
  * integration (loaded through ServiceLoader) already treats Vert.x event loops as non-blocking threads and its
@@ -41,7 +43,7 @@ final class BlockingCallDetector {
                     // Vert.x, Netty or the test itself, not the learner's code: not theirs to fix. Let it run,
                     // since throwing inside Vert.x's own machinery (a close, say) could wedge it.
                     System.err.println("looplab: not graded, a blocking call outside the code under test: " + call
-                        + " on " + thread.getName() + " from " + java.util.Arrays.stream(stack)
+                        + " on " + thread.getName() + " from " + Arrays.stream(stack)
                         .filter(f -> !f.getClassName().matches("(java|jdk|sun|reactor|io\\.looplab\\.grader\\.guard)\\..*")).findFirst().orElse(null));
                     return;
                   }

@@ -14,7 +14,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathRoots;
 
@@ -33,17 +36,17 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 public final class GradingMain {
 
   /** JUnit 5.14 warns once per test that vertx-junit5's ScopedObject is not AutoCloseable; it is harmless noise. */
-  private static final java.util.logging.Logger JUNIT_CONTEXT_LOG =
-      java.util.logging.Logger.getLogger("org.junit.jupiter.engine.descriptor.AbstractExtensionContext");
+  private static final Logger JUNIT_CONTEXT_LOG =
+      Logger.getLogger("org.junit.jupiter.engine.descriptor.AbstractExtensionContext");
 
   private GradingMain() {
   }
 
   public static void main(String[] args) {
-    JUNIT_CONTEXT_LOG.setLevel(java.util.logging.Level.SEVERE);
+    JUNIT_CONTEXT_LOG.setLevel(Level.SEVERE);
     String mode = args.length > 0 && args[0].startsWith("--") ? args[0] : "";
     if (!mode.isEmpty()) {
-      args = java.util.Arrays.copyOfRange(args, 1, args.length);
+      args = Arrays.copyOfRange(args, 1, args.length);
     }
     boolean planOnly = mode.equals("--plan-only");
     if (args.length != 4 || !(mode.isEmpty() || planOnly || mode.equals("--wait-for-go"))) {
