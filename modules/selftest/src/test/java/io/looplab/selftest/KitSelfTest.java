@@ -6,6 +6,8 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.scoring.ExerciseReport;
 import io.looplab.grader.scoring.TestReport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -16,6 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -25,14 +35,84 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-/** The kit's promise about its own exercises, checked through the same engine as `./lab grade`. */
+/**
+ * The kit's promise about its own exercises, checked through the same engine as `./lab grade`. Every grading (each
+ * solution, stub and mutant) is started up front on {@link #PARALLEL} threads, since a grading spends much of its time
+ * starting a JVM or waiting; the tests then collect the results in order.
+ */
 class KitSelfTest {
 
+  /** Gradings at once: 2 fills this kind of 2-core machine without starving the tests' own event loops. */
+  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", 2);
+
   private static final Kit kit = Kit.locate();
-  private static final Grader grader = new Grader(kit, false);
+  private static final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+  private static final Map<String, Future<ExerciseReport>> gradings = new ConcurrentHashMap<>();
+  private static final List<Mutant> mutants = new ArrayList<>();
 
   @TempDir
   static Path scratch;
+
+  /** The exercises to check: all, or those named in -Dlooplab.selftest.only=ID,ID (handy while writing one). */
+  private static List<Exercise> exercises() {
+    String only = System.getProperty("looplab.selftest.only", "");
+    return kit.exercises().stream().filter(e -> only.isBlank() || List.of(only.split(",")).contains(e.id())).toList();
+  }
+
+  @BeforeAll
+  static void startEveryGrading() throws IOException {
+    for (Exercise e : exercises()) {
+      start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of()));
+    }
+    for (Mutant m : loadMutants()) {
+      mutants.add(m);
+      start("mutant " + m.exercise() + "/" + m.name(), () -> {
+        Path submission = scratch.resolve("mutant-" + m.exercise() + "-" + m.name());
+        m.materialise(kit.solutionSources(kit.find(m.exercise())), submission);
+        // Only the test the mutant must fail: the others would pass or fail for reasons the mutant is not about.
+        return grade(kit.find(m.exercise()), Target.submission(kit, submission), List.of(m.test()));
+      });
+    }
+    for (Exercise e : exercises()) {
+      start("stub " + e.id(), () -> grade(e, Target.exercises(kit), List.of()));
+    }
+  }
+
+  @AfterAll
+  static void stopGrading() {
+    pool.shutdownNow();
+  }
+
+  private static void start(String key, Callable<ExerciseReport> grading) {
+    gradings.put(key, pool.submit(grading));
+  }
+
+  private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
+    return new Grader(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
+  }
+
+  private static ExerciseReport result(String key) throws Exception {
+    try {
+      return gradings.get(key).get(30, TimeUnit.MINUTES);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+  }
+
+  private static List<Mutant> loadMutants() throws IOException {
+    List<Mutant> all = new ArrayList<>();
+    for (Exercise e : exercises()) {
+      Path dir = kit.root().resolve("solutions").resolve(e.id()).resolve("mutants");
+      if (Files.isDirectory(dir)) {
+        try (Stream<Path> files = Files.list(dir)) {
+          for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+            all.add(Mutant.load(f));
+          }
+        }
+      }
+    }
+    return all;
+  }
 
   static String failures(ExerciseReport r) {
     return r.tests().stream().filter(t -> !"passed".equals(t.status()))
@@ -43,8 +123,8 @@ class KitSelfTest {
   @TestFactory
   @DisplayName("every reference solution gets full marks")
   Stream<DynamicTest> solutionsGetFullMarks() {
-    return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
-      ExerciseReport r = grader.grade(e, Target.solutions(kit), (x, y) -> { });
+    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      ExerciseReport r = result("solution " + e.id());
       assertTrue(r.max() > 0, e.id() + " has no graded tests");
       assertEquals(r.max(), r.points(), e.id() + " solution lost points:" + failures(r));
     }));
@@ -53,8 +133,8 @@ class KitSelfTest {
   @TestFactory
   @DisplayName("every stub compiles and scores below max")
   Stream<DynamicTest> stubsStayBelowMax() {
-    return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
-      ExerciseReport r = grader.grade(e, Target.exercises(kit), (x, y) -> { });
+    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      ExerciseReport r = result("stub " + e.id());
       assertTrue(r.points() < r.max(), e.id() + " stub already has full marks: a stub must fail its tests");
       assertNotEquals("compile-error", r.status(), e.id() + " stub does not compile: " + r.message());
       assertNotEquals("crashed", r.status(), e.id() + " stub crashed the test JVM: " + r.message());
@@ -63,23 +143,9 @@ class KitSelfTest {
 
   @TestFactory
   @DisplayName("every mutant loses points on its own test, with its own message")
-  Stream<DynamicTest> mutantsAreCaught() throws IOException {
-    List<Mutant> mutants = new ArrayList<>();
-    for (Exercise e : kit.exercises()) {
-      Path dir = kit.root().resolve("solutions").resolve(e.id()).resolve("mutants");
-      if (Files.isDirectory(dir)) {
-        try (Stream<Path> files = Files.list(dir)) {
-          for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-            mutants.add(Mutant.load(f));
-          }
-        }
-      }
-    }
+  Stream<DynamicTest> mutantsAreCaught() {
     return mutants.stream().map(m -> dynamicTest(m.exercise() + "/" + m.name(), () -> {
-      Path submission = scratch.resolve("mutant-" + m.exercise() + "-" + m.name());
-      m.materialise(kit.solutionSources(kit.find(m.exercise())), submission);
-      ExerciseReport r = grader.grade(kit.find(m.exercise()), Target.submission(kit, submission), (x, y) -> { });
-      assertTrue(r.points() < r.max(), "mutant " + m.name() + " (" + m.description() + ") got full marks");
+      ExerciseReport r = result("mutant " + m.exercise() + "/" + m.name());
       TestReport caught = r.tests().stream().filter(t -> t.key().contains("[method:" + m.test() + "(")
           || t.key().contains("[test-factory:" + m.test() + "(") || t.key().contains("[test-template:" + m.test() + "("))
           .findFirst().orElseThrow(() -> new AssertionError("mutant " + m.name() + " names test '" + m.test()
@@ -96,7 +162,7 @@ class KitSelfTest {
   @TestFactory
   @DisplayName("every exercise is a complete package")
   Stream<DynamicTest> exercisesAreComplete() {
-    return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
       Path solution = kit.root().resolve("solutions").resolve(e.id());
       for (Path required : List.of(e.dir().resolve("README.md"), e.hints(), e.testSources(),
           e.dir().resolve("src/main/java"), solution.resolve("src/main/java"))) {

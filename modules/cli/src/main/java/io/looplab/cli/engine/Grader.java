@@ -1,5 +1,6 @@
 package io.looplab.cli.engine;
 
+import io.looplab.grader.runner.GradingMain;
 import io.looplab.grader.scoring.ExerciseReport;
 import io.looplab.grader.scoring.TestReport;
 import io.vertx.core.json.JsonObject;
@@ -38,8 +39,16 @@ public final class Grader {
   }
 
   public ExerciseReport grade(Exercise exercise, Target target, Progress progress) {
+    return grade(exercise, target, progress, List.of());
+  }
+
+  /**
+   * Grades only the test methods named in {@code onlyTests} (all of them when it is empty). The report then lists
+   * only those tests, and its max is theirs. The kit's self-test uses it to run just the test a mutant must fail.
+   */
+  public ExerciseReport grade(Exercise exercise, Target target, Progress progress, List<String> onlyTests) {
     try {
-      return gradeOrThrow(exercise, target, progress);
+      return gradeOrThrow(exercise, target, progress, onlyTests);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -48,7 +57,7 @@ public final class Grader {
     }
   }
 
-  private ExerciseReport gradeOrThrow(Exercise exercise, Target target, Progress progress)
+  private ExerciseReport gradeOrThrow(Exercise exercise, Target target, Progress progress, List<String> onlyTests)
       throws IOException, InterruptedException {
     Path work = freshDir(kit.workDir().resolve(target.key()).resolve(exercise.id()));
     List<Path> libraries = libraries(exercise);
@@ -64,7 +73,8 @@ public final class Grader {
     Path log = work.resolve("output.log");
     List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
         List.of("--wait-for-go", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
-        concat(exercise.jvmOptions(), debug ? List.of("-Dlooplab.debug=true") : List.of()));
+        concat(exercise.jvmOptions(), concat(debug ? List.of("-Dlooplab.debug=true") : List.of(),
+            onlyTests.isEmpty() ? List.of() : List.of("-D" + GradingMain.ONLY_TESTS + "=" + String.join(",", onlyTests)))));
     ForkedJvm jvm = ForkedJvm.start(command, log);
     try {
       progress.update(exercise, "compiling");

@@ -1,9 +1,11 @@
 package io.looplab.grader.leaks;
 
 import io.looplab.grader.guard.CodeUnderTest;
+import io.looplab.grader.nodes.NodeProcess;
 import io.vertx.core.Vertx;
 import org.opentest4j.AssertionFailedError;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,6 +49,55 @@ public final class ShutdownCheck {
           + ". A verticle must give back what it took: close it in stop(), or create it in start() on the "
           + "verticle's own context so that Vert.x closes it on undeploy. Leaks pile up every time the verticle "
           + "is redeployed.");
+    }
+  }
+
+  /**
+   * What a Vert.x instance still holds for the code under test: its timers and its held local locks. A node of a
+   * multi-process exercise calls this just before it closes, and reports the answer to its test.
+   */
+  public static List<String> leftoversOf(Vertx vertx) {
+    List<String> leftovers = new ArrayList<>(TimerCensus.pendingTimers(vertx));
+    leftovers.addAll(LockCensus.heldLocalLocks(vertx));
+    return leftovers;
+  }
+
+  /**
+   * The shutdown check of a multi-process exercise: asks every node to quit, then fails, naming the node, unless each
+   * one answered that it left nothing behind, closed its Vert.x (leaving its cluster, if any) and exited with status
+   * 0 within {@code timeout}. Nodes still running afterwards are killed, so that no process outlives the test.
+   * The node's {@code quit} verb must answer with {@code clean}, or with what it left behind.
+   */
+  public static void assertNodesShutDown(Duration timeout, List<NodeProcess> nodes) {
+    List<String> problems = new ArrayList<>();
+    var answers = nodes.stream().map(n -> n.ask("quit")).toList();
+    for (int i = 0; i < nodes.size(); i++) {
+      NodeProcess node = nodes.get(i);
+      try {
+        String answer = answers.get(i).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!answer.equals("clean")) {
+          problems.add(node.name() + " still held " + answer + " when it shut down");
+        }
+        int status = node.awaitExit(timeout);
+        if (status != 0) {
+          problems.add(node.name() + (status < 0 ? " was still running " + timeout.toSeconds() + " s after it was told "
+              + "to quit" : " exited with status " + status));
+        }
+      } catch (java.util.concurrent.TimeoutException e) {
+        problems.add(node.name() + " did not finish closing within " + timeout.toSeconds() + " s" + node.lastWords());
+      } catch (java.util.concurrent.ExecutionException e) {
+        problems.add(node.name() + " failed to shut down: " + e.getCause().getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        problems.add("interrupted while " + node.name() + " shut down");
+      } finally {
+        node.close();
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new AssertionFailedError("The nodes did not shut down cleanly: " + String.join("; ", problems)
+          + ". A node must give back what it took and close its Vert.x, so that it leaves its cluster at once "
+          + "instead of being found dead by the others; a process that lingers holds ports and memory.");
     }
   }
 
