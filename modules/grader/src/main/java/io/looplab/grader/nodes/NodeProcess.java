@@ -132,7 +132,13 @@ public final class NodeProcess implements AutoCloseable {
       throw new AssertionFailedError(name + " did not answer '" + command + "' within " + timeout.toMillis()
           + " ms" + lastWords());
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -157,15 +163,21 @@ public final class NodeProcess implements AutoCloseable {
     return process.pid();
   }
 
-  /** Kills the node and whatever it started, if still running. Safe to call twice. */
+  /** Kills the node and whatever it started, if still running, and waits until they are gone. Safe to call twice. */
   @Override
   public void close() {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
-    try {
-      process.waitFor(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    // The node's children first, while they can still be found: once the node dies, they are re-parented.
+    List<ProcessHandle> family = new ArrayList<>(process.descendants().toList());
+    family.add(process.toHandle());
+    family.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle member : family) {
+      try {
+        member.onExit().get(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException | TimeoutException e) {
+        // killed with SIGKILL: it is going, whether or not we saw it go
+      }
     }
     LIVE.remove(this);
   }
