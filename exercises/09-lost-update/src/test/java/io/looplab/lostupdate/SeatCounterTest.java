@@ -1,6 +1,7 @@
 package io.looplab.lostupdate;
 
 import io.looplab.grader.GradedVertxTest;
+import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
 import io.looplab.grader.leaks.LockCensus;
 import io.looplab.grader.leaks.ShutdownCheck;
@@ -87,18 +88,18 @@ class SeatCounterTest {
     require(!scene.hasAnswered("ada"), "ada's reservation answered " + scene.outcome("ada") + " while her "
         + "availability check was still in flight. A reservation must wait for the check's answer before it answers.");
     scene.release(ada, Answer.YES);
-    scene.assertAnswer("ada", Outcome.reserved(true), "her check said yes and 3 seats were free");
+    scene.assertAnswer("ada", Outcome.of(true), "her check said yes and 3 seats were free");
     scene.assertFreeSeats(2, "one reservation of 3 seats, with the check saying yes");
 
     scene.reserve("bob");
     scene.release(scene.awaitCheck(2, "bob"), Answer.NO);
-    scene.assertAnswer("bob", Outcome.reserved(false), "his check said no");
+    scene.assertAnswer("bob", Outcome.of(false), "his check said no");
     scene.assertFreeSeats(2, "bob's check said no, so his reservation must not take a seat");
 
     Scene soldOut = new Scene(vertx, 0);
     soldOut.reserve("cyd");
     soldOut.driveToTheEnd(List.of("cyd"), Map.of("cyd", Answer.YES));
-    soldOut.assertAnswer("cyd", Outcome.reserved(false), "the show had no free seat");
+    soldOut.assertAnswer("cyd", Outcome.of(false), "the show had no free seat");
     soldOut.assertFreeSeats(0, "a show with no free seat");
   }
 
@@ -114,8 +115,8 @@ class SeatCounterTest {
       callers.forEach(scene::reserve);
       scene.driveToTheEnd(priority(callers, order), Map.of("ada", Answer.YES, "bob", Answer.YES));
 
-      scene.assertAnswer("ada", Outcome.reserved(true), "her check said yes and seats were free");
-      scene.assertAnswer("bob", Outcome.reserved(true), "his check said yes and seats were free");
+      scene.assertAnswer("ada", Outcome.of(true), "her check said yes and seats were free");
+      scene.assertAnswer("bob", Outcome.of(true), "his check said yes and seats were free");
       scene.assertNoUpdateLost();
       scene.assertFreeSeats(8, "two reservations of 10 seats, both told yes");
     });
@@ -135,7 +136,7 @@ class SeatCounterTest {
 
       scene.assertNotOversold();
       for (String who : callers) {
-        Outcome outcome = scene.outcome(who);
+        Outcome<Boolean> outcome = scene.outcome(who);
         require(outcome.error() == null, who + "'s reservation failed with " + outcome + ", but every check said "
             + "yes. Sold out is an answer, false, not an error.");
       }
@@ -159,9 +160,9 @@ class SeatCounterTest {
       scene.driveToTheEnd(priority(callers, order),
           Map.of("ada", Answer.YES, "mallory", Answer.FAIL, "bob", Answer.YES));
 
-      Outcome mallory = scene.outcome("mallory");
+      Outcome<Boolean> mallory = scene.outcome("mallory");
       require(mallory.error() != null, "mallory's availability check failed (" + OUTAGE + "), but her reservation "
-          + "answered " + mallory + ". " + (Boolean.TRUE.equals(mallory.reserved())
+          + "answered " + mallory + ". " + (Boolean.TRUE.equals(mallory.value())
           ? "A failed check must not give anyone a seat: treat the failure as a failure, not as a yes."
           : "That tells her \"no seat for you\", which is not what happened. The caller must hear the error: let the "
             + "check's failure fail the reservation's future, so that the box office can answer 503 and she can "
@@ -169,8 +170,8 @@ class SeatCounterTest {
       require(causedByOutage(mallory.error()), "mallory's reservation failed, but with " + mallory.error()
           + " rather than the check's own error (" + AvailabilityServiceDown.class.getSimpleName() + ": " + OUTAGE
           + "). Pass the check's failure on, so that the caller learns what went wrong.");
-      scene.assertAnswer("ada", Outcome.reserved(true), "her check said yes and seats were free");
-      scene.assertAnswer("bob", Outcome.reserved(true), "his check said yes and seats were free");
+      scene.assertAnswer("ada", Outcome.of(true), "her check said yes and seats were free");
+      scene.assertAnswer("bob", Outcome.of(true), "his check said yes and seats were free");
       scene.assertNoUpdateLost();
       scene.assertFreeSeats(8, "ada and bob got seats, mallory's check failed");
     });
@@ -196,22 +197,22 @@ class SeatCounterTest {
 
     scene.reserve("cyd");
     scene.release(bob, Answer.NO);
-    scene.assertAnswer("bob", Outcome.reserved(false), "his check said no");
+    scene.assertAnswer("bob", Outcome.of(false), "his check said no");
     Gate<Boolean> cyd = scene.awaitNextCheck(3, "cyd", "bob's check said no", "refusal");
 
     scene.reserve("dan");
     scene.release(cyd, Answer.YES);
-    scene.assertAnswer("cyd", Outcome.reserved(true), "her check said yes and 2 seats were free");
+    scene.assertAnswer("cyd", Outcome.of(true), "her check said yes and 2 seats were free");
     Gate<Boolean> dan = scene.awaitNextCheck(4, "dan", "cyd got her seat", "success");
     scene.release(dan, Answer.YES);
-    scene.assertAnswer("dan", Outcome.reserved(true), "his check said yes and 1 seat was free");
+    scene.assertAnswer("dan", Outcome.of(true), "his check said yes and 1 seat was free");
     scene.assertNoUpdateLost();
 
     // Sold out now: eve hears so, and then fred must be let in to hear it too.
     for (String who : List.of("eve", "fred")) {
       scene.reserve(who);
       scene.driveToTheEnd(List.of(who), Map.of(who, Answer.YES));
-      scene.assertAnswer(who, Outcome.reserved(false), "the show was sold out");
+      scene.assertAnswer(who, Outcome.of(false), "the show was sold out");
     }
     scene.assertFreeSeats(0, "2 seats, taken by cyd and dan");
   }
@@ -308,35 +309,6 @@ class SeatCounterTest {
     }
   }
 
-  /** How a reservation answered: a value, or an error. */
-  record Outcome(Boolean reserved, Throwable error) {
-
-    static Outcome reserved(boolean reserved) {
-      return new Outcome(reserved, null);
-    }
-
-    static Outcome failed(Throwable error) {
-      return new Outcome(null, error);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Outcome other && java.util.Objects.equals(reserved, other.reserved)
-          && (error == null) == (other.error == null);
-    }
-
-    @Override
-    public int hashCode() {
-      return java.util.Objects.hash(reserved, error == null);
-    }
-
-    @Override
-    public String toString() {
-      return error != null ? "a failure (" + error.getClass().getSimpleName() + ": " + error.getMessage() + ")"
-          : String.valueOf(reserved);
-    }
-  }
-
   /**
    * One show: a SeatCounter on an event-loop context of its own, the gated availability check it talks to, and what
    * each caller has heard so far. Every call into the counter runs on that one context, as requests to one verticle
@@ -348,7 +320,7 @@ class SeatCounterTest {
     private final int seats;
     private final GatedDependency<String, Boolean> check = new GatedDependency<>();
     private final List<String> callers = new CopyOnWriteArrayList<>();
-    private final Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, Outcome<Boolean>> outcomes = new ConcurrentHashMap<>();
     private SeatCounter counter;
     /** The most availability checks ever seen in flight at the same time. */
     private int mostInFlight;
@@ -381,7 +353,7 @@ class SeatCounterTest {
         if (answer == null) {
           throw new AssertionFailedError("reserve(\"" + who + "\") returned null instead of a future.");
         }
-        answer.onComplete(ar -> outcomes.put(who, ar.succeeded() ? Outcome.reserved(Boolean.TRUE.equals(ar.result()))
+        answer.onComplete(ar -> outcomes.put(who, ar.succeeded() ? Outcome.of(Boolean.TRUE.equals(ar.result()))
             : Outcome.failed(ar.cause())));
       });
       settle();
@@ -494,11 +466,11 @@ class SeatCounterTest {
     }
 
     /** Asserts that {@code who} has answered {@code expected}; {@code because} says why that is the right answer. */
-    void assertAnswer(String who, Outcome expected, String because) {
+    void assertAnswer(String who, Outcome<Boolean> expected, String because) {
       settle();
       require(hasAnswered(who), who + "'s reservation has not answered, though " + because + " and no check is in "
           + "flight. Answer every reservation once its check has answered.");
-      Outcome actual = outcome(who);
+      Outcome<Boolean> actual = outcome(who);
       require(actual.equals(expected), who + "'s reservation should answer " + expected + ", because " + because
           + ", but it answered " + actual + ". All answers: " + answers() + "; " + freeSeats() + " of " + seats
           + " seats free now.");
@@ -561,21 +533,21 @@ class SeatCounterTest {
 
     /** The callers told true, as "ada, bob". */
     String soldTo() {
-      return callers.stream().filter(who -> Boolean.TRUE.equals(outcome(who).reserved()))
+      return callers.stream().filter(who -> Boolean.TRUE.equals(outcome(who).value()))
           .collect(Collectors.joining(", "));
     }
 
     int sold() {
-      return (int) callers.stream().filter(who -> Boolean.TRUE.equals(outcome(who).reserved())).count();
+      return (int) callers.stream().filter(who -> Boolean.TRUE.equals(outcome(who).value())).count();
     }
 
     boolean hasAnswered(String who) {
       return outcomes.containsKey(who);
     }
 
-    Outcome outcome(String who) {
-      Outcome outcome = outcomes.get(who);
-      return outcome == null ? new Outcome(null, null) : outcome;
+    Outcome<Boolean> outcome(String who) {
+      Outcome<Boolean> outcome = outcomes.get(who);
+      return outcome == null ? Outcome.none() : outcome;
     }
 
     String answers() {
@@ -588,7 +560,7 @@ class SeatCounterTest {
     }
 
     private List<Gate<Boolean>> pendingChecks() {
-      return check.awaitCalls(check.calls(), 0).stream().filter(Gate::isPending).toList();
+      return check.calledSoFar().stream().filter(Gate::isPending).toList();
     }
 
     int freeSeats() {

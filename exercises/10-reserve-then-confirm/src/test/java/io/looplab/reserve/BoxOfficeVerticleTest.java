@@ -6,6 +6,7 @@ import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.sync.EveryOrder;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
+import io.looplab.grader.sync.Signal;
 import io.looplab.payments.PaymentDeclinedException;
 import io.looplab.payments.PaymentService;
 import io.vertx.core.Future;
@@ -34,7 +35,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -283,9 +283,9 @@ class BoxOfficeVerticleTest {
       story.add(customer + " books");
       Future<Message<String>> reply = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, customer);
       replies.put(customer, reply);
-      reply.onComplete(done -> payments.signal());
+      reply.onComplete(done -> payments.signal.fire());
       long limit = seatLeft && !othersPaying.isEmpty() ? NOT_STUCK_MILLIS : WAIT_MILLIS;
-      payments.awaitUntil(() -> payments.chargeOf(customer).isPresent() || reply.isComplete(), limit);
+      payments.signal.await(() -> payments.chargeOf(customer).isPresent() || reply.isComplete(), limit);
       boolean charged = payments.chargeOf(customer).isPresent();
 
       if (seatLeft) {
@@ -340,7 +340,7 @@ class BoxOfficeVerticleTest {
       story.add(customer + "'s payment is approved");
       charge(customer).open(null);
       Future<Message<String>> reply = replies.get(customer);
-      payments.awaitUntil(reply::isComplete, WAIT_MILLIS);
+      payments.signal.await(reply::isComplete, WAIT_MILLIS);
       List<String> others = paying.stream().filter(c -> !c.equals(customer)).toList();
       if (!reply.isComplete()) {
         throw fail(customer + "'s payment was approved, but " + customer + " had no answer within " + WAIT_MILLIS
@@ -361,7 +361,7 @@ class BoxOfficeVerticleTest {
       story.add(customer + "'s payment is declined");
       charge(customer).fail(new PaymentDeclinedException(reason));
       Future<Message<String>> reply = replies.get(customer);
-      payments.awaitUntil(reply::isComplete, WAIT_MILLIS);
+      payments.signal.await(reply::isComplete, WAIT_MILLIS);
       if (!reply.isComplete()) {
         throw fail(customer + "'s payment was declined (\"" + reason + "\"), but " + customer + " had no answer "
             + "within " + WAIT_MILLIS + " ms: the failure was lost. Let the payment's failure fail the booking.");
@@ -514,16 +514,18 @@ class BoxOfficeVerticleTest {
   static final class HeldPayments implements PaymentService {
 
     private final GatedDependency<String, Void> gated = new GatedDependency<>();
+    /** Fired when a charge is made or a reply arrives, so that the test can wait for either. */
+    final Signal signal = new Signal();
 
     @Override
     public Future<Void> charge(String customer) {
       Future<Void> outcome = gated.apply(customer);
-      signal();
+      signal.fire();
       return outcome;
     }
 
     List<Gate<Void>> gates() {
-      return gated.awaitCalls(gated.calls(), 0);
+      return gated.calledSoFar();
     }
 
     Optional<Gate<Void>> chargeOf(String customer) {
@@ -531,32 +533,9 @@ class BoxOfficeVerticleTest {
     }
 
     Gate<Void> awaitCharge(String customer) {
-      awaitUntil(() -> chargeOf(customer).isPresent(), WAIT_MILLIS);
+      signal.await(() -> chargeOf(customer).isPresent(), WAIT_MILLIS);
       return chargeOf(customer).orElseThrow(() -> new AssertionFailedError(customer + "'s booking did not reach "
           + "the payment service within " + WAIT_MILLIS + " ms, with nobody else booking."));
-    }
-
-    /** Wakes the test: a charge was made, or a reply arrived. */
-    synchronized void signal() {
-      notifyAll();
-    }
-
-    /** Waits until {@code condition} holds, or {@code millis} pass; true if it holds. */
-    synchronized boolean awaitUntil(BooleanSupplier condition, long millis) {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-      while (!condition.getAsBoolean()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(this, left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      }
-      return true;
     }
   }
 

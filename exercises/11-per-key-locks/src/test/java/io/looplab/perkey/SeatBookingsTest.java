@@ -6,6 +6,7 @@ import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.sync.EveryOrder;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
+import io.looplab.grader.sync.Signal;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -39,7 +40,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -546,32 +546,6 @@ class SeatBookingsTest {
     }
   }
 
-  /** Notified whenever a payment is asked for or a booking ends, so that the test can wait for either. */
-  static final class Signal {
-
-    synchronized void fire() {
-      notifyAll();
-    }
-
-    /** Waits until {@code condition} holds; false if it still does not after {@code millis}. */
-    synchronized boolean await(BooleanSupplier condition, long millis) {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-      while (!condition.getAsBoolean()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(this, left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
   /**
    * A payment service whose every call waits until the test approves ({@code open}) or declines ({@code fail}) it,
    * through a {@link GatedDependency}. It can also be told to throw on its next call, as a client that is not
@@ -624,7 +598,7 @@ class SeatBookingsTest {
     }
 
     List<Charge> charges() {
-      return gates(calls()).stream().map(g -> (Charge) g.argument()).toList();
+      return gated.calledSoFar().stream().map(g -> (Charge) g.argument()).toList();
     }
 
     List<String> events() {
@@ -637,7 +611,7 @@ class SeatBookingsTest {
      */
     void releaseEverything() {
       approveEverything = true;
-      for (Gate<Void> gate : gates(calls())) {
+      for (Gate<Void> gate : gated.calledSoFar()) {
         if (gate.isPending()) {
           try {
             gate.open(null);

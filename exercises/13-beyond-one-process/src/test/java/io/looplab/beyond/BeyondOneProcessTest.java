@@ -1,6 +1,7 @@
 package io.looplab.beyond;
 
 import io.looplab.grader.GradedVertxTest;
+import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.nodes.NodeProcess;
@@ -133,13 +134,13 @@ class BeyondOneProcessTest {
     checksAnsweredAtOnce = Map.of("ada", true, "bob", false, "cyd", true);
     String show = db.newShow(2);
 
-    expect(nodes.a, show, "ada", Outcome.reserved(true), "her check said yes and 2 seats were free");
+    expect(nodes.a, show, "ada", Outcome.of(true), "her check said yes and 2 seats were free");
     assertTable(show, 1, "ada took one of 2 seats");
-    expect(nodes.a, show, "bob", Outcome.reserved(false), "his check said no");
+    expect(nodes.a, show, "bob", Outcome.of(false), "his check said no");
     assertTable(show, 1, "bob's check said no, so his reservation must not take a seat");
 
     String soldOut = db.newShow(0);
-    expect(nodes.a, soldOut, "cyd", Outcome.reserved(false), "the show had no free seat");
+    expect(nodes.a, soldOut, "cyd", Outcome.of(false), "the show had no free seat");
     assertTable(soldOut, 0, "a show with no free seat");
   }
 
@@ -215,10 +216,10 @@ class BeyondOneProcessTest {
     Nodes nodes = clusterNodes();
     readsAnsweredAtOnce = true;
     String show = newLedgerShow(2);
-    expect(nodes.a, show, "ada", Outcome.reserved(true), "2 seats were free");
+    expect(nodes.a, show, "ada", Outcome.of(true), "2 seats were free");
     assertLedger(show, 1, "ada took one of 2 seats");
     String soldOut = newLedgerShow(0);
-    expect(nodes.b, soldOut, "bob", Outcome.reserved(false), "the show had no free seat");
+    expect(nodes.b, soldOut, "bob", Outcome.of(false), "the show had no free seat");
     assertLedger(soldOut, 0, "a show with no free seat");
   }
 
@@ -278,8 +279,8 @@ class BeyondOneProcessTest {
     String soldOut = newLedgerShow(0);
     CompletableFuture<String> ada = nodes.a.ask("reserve " + soldOut + " ada");
     open(heldReads.awaitCalls(1, WAIT.toMillis()).get(0));
-    Outcome adaGot = Outcome.of(ada, WAIT);
-    require(Outcome.reserved(false).equals(adaGot), "ada (node A) should hear false for a sold-out show, but got "
+    Outcome<Boolean> adaGot = answerOf(ada);
+    require(Outcome.of(false).equals(adaGot), "ada (node A) should hear false for a sold-out show, but got "
         + adaGot + ".");
     CompletableFuture<String> bob = nodes.b.ask("reserve " + soldOut + " bob");
     require(heldReads.arrivesWithin(2, STUCK_MILLIS), "Cluster lock leak: after node A answered 'sold out', node B "
@@ -287,21 +288,21 @@ class BeyondOneProcessTest {
         + "that path, and every node now waits for it until its timeout. Let go of the lock on every way out (withLock "
         + "does it for you when the block's future completes).");
     open(heldReads.awaitCalls(2).get(1));
-    Outcome.of(bob, WAIT);
+    answerOf(bob);
 
     String show = newLedgerShow(5);
     CompletableFuture<String> cyd = nodes.a.ask("reserve " + show + " cyd");
     heldReads.awaitCalls(3, WAIT.toMillis()).get(2).fail(new IllegalStateException("the ledger service is down"));
-    Outcome cydGot = Outcome.of(cyd, WAIT);
-    require(cydGot.error() != null || Outcome.reserved(false).equals(cydGot), "cyd (node A) should get a failure when "
+    Outcome<Boolean> cydGot = answerOf(cyd);
+    require(cydGot.error() != null || Outcome.of(false).equals(cydGot), "cyd (node A) should get a failure when "
         + "the ledger cannot be read, but got " + cydGot + ".");
     CompletableFuture<String> dan = nodes.b.ask("reserve " + show + " dan");
     require(heldReads.arrivesWithin(4, STUCK_MILLIS), "Cluster lock leak: after node A's ledger read failed, node B "
         + "waited " + STUCK_MILLIS + " ms and never got to read the ledger. A failure is a way out too: the lock must "
         + "be released when the read fails (withLock releases it whatever the block's future does).");
     open(heldReads.awaitCalls(4).get(3));
-    Outcome danGot = Outcome.of(dan, WAIT);
-    require(Outcome.reserved(true).equals(danGot), "dan (node B) should get one of 5 free seats, but got " + danGot);
+    Outcome<Boolean> danGot = answerOf(dan);
+    require(Outcome.of(true).equals(danGot), "dan (node B) should get one of 5 free seats, but got " + danGot);
     assertLedger(show, 4, "a failed read took no seat and dan took one of 5");
   }
 
@@ -319,13 +320,13 @@ class BeyondOneProcessTest {
 
   /** What happened when node A (ada) and then node B (bob) reserved one seat of the same show. */
   private static final class Race {
-    final Outcome ada;
-    final Outcome bob;
+    final Outcome<Boolean> ada;
+    final Outcome<Boolean> bob;
     /** True when node B reached its call while node A's was held: the nodes were not taking turns. */
     final boolean overlapped;
     final String releases;
 
-    Race(Outcome ada, Outcome bob, boolean overlapped, String releases) {
+    Race(Outcome<Boolean> ada, Outcome<Boolean> bob, boolean overlapped, String releases) {
       this.ada = ada;
       this.bob = bob;
       this.overlapped = overlapped;
@@ -333,11 +334,11 @@ class BeyondOneProcessTest {
     }
 
     long yesCount() {
-      return Stream.of(ada, bob).filter(Outcome.reserved(true)::equals).count();
+      return Stream.of(ada, bob).filter(Outcome.of(true)::equals).count();
     }
 
     void assertNoErrors() {
-      for (Outcome o : List.of(ada, bob)) {
+      for (Outcome<Boolean> o : List.of(ada, bob)) {
         if (o.error() != null) {
           throw new AssertionFailedError((o == ada ? "ada (node A)" : "bob (node B)") + "'s reservation failed: "
               + o.error().getMessage() + ". " + this + ".");
@@ -358,7 +359,8 @@ class BeyondOneProcessTest {
   private static <A, T> Race race(Nodes nodes, String show, int[] order, GatedDependency<A, T> calls, String call,
       Function<A, T> answer) {
     CompletableFuture<String> ada = nodes.a.ask("reserve " + show + " ada");
-    awaitFirstCall(calls, ada, call);
+    awaitCall(calls, 1, ada, "ada's (node A)", call, WAIT.toMillis(), "ada's reservation on node A never made its "
+        + call + " (waited " + WAIT.toSeconds() + " s).");
     CompletableFuture<String> bob = nodes.b.ask("reserve " + show + " bob");
     boolean overlapped = calls.arrivesWithin(2, TURN_MILLIS);
     String releases;
@@ -367,32 +369,36 @@ class BeyondOneProcessTest {
       List<CompletableFuture<String>> answers = List.of(ada, bob);
       for (int i : order) {
         open(gates.get(i), answer);
-        Outcome.of(answers.get(i), WAIT);
+        answerOf(answers.get(i));
       }
       releases = "both " + call + "s were in flight at once, and the test answered " + (order[0] == 0
           ? "node A's first" : "node B's first");
     } else {
       open(calls.awaitCalls(1).get(0), answer);
-      Outcome.of(ada, WAIT);
-      require(calls.arrivesWithin(2, STUCK_MILLIS), "bob's reservation on node B never made its " + call + ", even "
-          + STUCK_MILLIS + " ms after ada's on node A was answered with " + Outcome.of(ada, WAIT) + ". Is node B "
-          + "waiting for a lock that node A never released?");
+      answerOf(ada);
+      awaitCall(calls, 2, bob, "bob's (node B)", call, STUCK_MILLIS, "bob's reservation on node B never made its "
+          + call + ", even " + STUCK_MILLIS + " ms after ada's on node A was answered with " + answerOf(ada)
+          + ". Is node B waiting for a lock that node A never released?");
       open(calls.awaitCalls(2).get(1), answer);
       releases = "node B waited for node A to finish before it made its " + call;
     }
-    return new Race(Outcome.of(ada, WAIT), Outcome.of(bob, WAIT), overlapped, releases);
+    return new Race(answerOf(ada), answerOf(bob), overlapped, releases);
   }
 
-  /** Waits for node A's first call; if its reservation answers without making it, says what it answered. */
-  private static void awaitFirstCall(GatedDependency<?, ?> calls, CompletableFuture<String> ada, String call) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!calls.arrivesWithin(1, 20)) {
-      if (ada.isDone()) {
-        throw new AssertionFailedError("ada's reservation on node A answered " + Outcome.of(ada, WAIT) + " without "
-            + "making its " + call + ", although a seat was free.");
+  /**
+   * Waits up to {@code millis} for call number {@code n}, and fails if the reservation that should make it answers
+   * first, or the time runs out, saying which.
+   */
+  private static void awaitCall(GatedDependency<?, ?> calls, int n, CompletableFuture<String> reservation,
+      String whose, String call, long millis, String ifNever) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    // Short rounds, so that a reservation that answers without making its call is seen at once.
+    while (!calls.arrivesWithin(n, 20)) {
+      if (reservation.isDone()) {
+        throw new AssertionFailedError(whose + " reservation answered " + answerOf(reservation) + " without making "
+            + "its " + call + ", although a seat was free.");
       }
-      require(System.nanoTime() < deadline, "ada's reservation on node A never made its " + call + " (waited "
-          + WAIT.toSeconds() + " s).");
+      require(System.nanoTime() < deadline, ifNever);
     }
   }
 
@@ -531,50 +537,26 @@ class BeyondOneProcessTest {
 
   // ---- Assertions ----------------------------------------------------------------------------------------------------
 
-  /** What a reservation answered: true or false, or the failure it reported. */
-  record Outcome(Boolean reserved, Throwable error) {
-
-    static Outcome reserved(boolean reserved) {
-      return new Outcome(reserved, null);
-    }
-
-    /** Waits for a node's answer to a reserve command. */
-    static Outcome of(CompletableFuture<String> answer, Duration timeout) {
-      try {
-        return reserved(Boolean.parseBoolean(answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS)));
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof NodeProcess.NodeError error) {
-          return new Outcome(null, error);
-        }
-        throw e.getCause() instanceof AssertionFailedError a ? a : new AssertionFailedError(e.getCause().toString());
-      } catch (TimeoutException e) {
-        throw new AssertionFailedError("A reservation did not answer within " + timeout.toSeconds() + " s. Is it "
-            + "waiting for a lock that is never released, or for a future that is never completed?");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
+  /** Waits for a node's answer to a reserve command: true, false, or the failure the node reported. */
+  private static Outcome<Boolean> answerOf(CompletableFuture<String> answer) {
+    try {
+      return Outcome.of(Boolean.parseBoolean(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof NodeProcess.NodeError error) {
+        return Outcome.failed(error);
       }
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Outcome other && java.util.Objects.equals(reserved, other.reserved)
-          && (error == null) == (other.error == null);
-    }
-
-    @Override
-    public int hashCode() {
-      return java.util.Objects.hash(reserved, error == null);
-    }
-
-    @Override
-    public String toString() {
-      return error != null ? "a failure (" + error.getMessage() + ")" : String.valueOf(reserved);
+      throw e.getCause() instanceof AssertionFailedError a ? a : new AssertionFailedError(e.getCause().toString());
+    } catch (TimeoutException e) {
+      throw new AssertionFailedError("A reservation did not answer within " + WAIT.toSeconds() + " s. Is it "
+          + "waiting for a lock that is never released, or for a future that is never completed?");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
-  private static void expect(NodeProcess node, String show, String who, Outcome expected, String why) {
-    Outcome got = Outcome.of(node.ask("reserve " + show + " " + who), WAIT);
+  private static void expect(NodeProcess node, String show, String who, Outcome<Boolean> expected, String why) {
+    Outcome<Boolean> got = answerOf(node.ask("reserve " + show + " " + who));
     require(expected.equals(got), who + "'s reservation on " + node.name() + " should answer " + expected + " ("
         + why + "), but it answered " + got + ".");
   }

@@ -106,6 +106,7 @@ public final class SeatNode {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
     config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
+    config.setProperty("hazelcast.socket.bind.any", "false");  // listen on 127.0.0.1 only
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
     NetworkConfig network = config.getNetworkConfig().setPort(ownPort).setPortAutoIncrement(false);
     JoinConfig join = network.getJoin();

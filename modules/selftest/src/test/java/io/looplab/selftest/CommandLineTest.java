@@ -2,6 +2,7 @@ package io.looplab.selftest;
 
 import io.looplab.cli.Lab;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,6 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad arguments and malformed submissions get one line on stderr and exit status 2, before any grading. */
+// Isolated: it swaps System.err to read what the CLI says, so no other test may print meanwhile.
+@Isolated
 class CommandLineTest {
 
   @TempDir

@@ -6,7 +6,6 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.scoring.ExerciseReport;
 import io.looplab.grader.scoring.TestReport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -18,14 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -37,17 +29,11 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
  * The kit's promise about its own exercises, checked through the same engine as `./lab grade`. Every grading (each
- * solution, stub and mutant) is started up front on {@link #PARALLEL} threads, since a grading spends much of its time
- * starting a JVM or waiting; the tests then collect the results in order.
+ * solution, mutant and stub) is started up front in {@link Gradings}; the tests then collect the results in order.
  */
 class KitSelfTest {
 
-  /** Gradings at once: 2 fills this kind of 2-core machine without starving the tests' own event loops. */
-  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", 2);
-
   private static final Kit kit = Kit.locate();
-  private static final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
-  private static final Map<String, Future<ExerciseReport>> gradings = new ConcurrentHashMap<>();
   private static final List<Mutant> mutants = new ArrayList<>();
 
   @TempDir
@@ -78,25 +64,16 @@ class KitSelfTest {
     }
   }
 
-  @AfterAll
-  static void stopGrading() {
-    pool.shutdownNow();
-  }
-
-  private static void start(String key, Callable<ExerciseReport> grading) {
-    gradings.put(key, pool.submit(grading));
+  private static void start(String name, Callable<ExerciseReport> grading) {
+    Gradings.start(name, grading);
   }
 
   private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
     return new Grader(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
   }
 
-  private static ExerciseReport result(String key) throws Exception {
-    try {
-      return gradings.get(key).get(30, TimeUnit.MINUTES);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e;
-    }
+  private static ExerciseReport result(String name) throws Exception {
+    return Gradings.result(name);
   }
 
   private static List<Mutant> loadMutants() throws IOException {

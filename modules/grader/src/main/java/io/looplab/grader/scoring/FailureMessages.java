@@ -44,7 +44,7 @@ final class FailureMessages {
     return cap(text + location(failure, testClassName));
   }
 
-  /** The learner's line if their code threw, otherwise the test line that checked. */
+  /** The learner's line if their code threw, otherwise the line of the test that checked. */
   private static String location(Throwable failure, String testClassName) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       for (StackTraceElement frame : t.getStackTrace()) {
@@ -53,12 +53,14 @@ final class FailureMessages {
         }
       }
     }
+    // The outermost frame of the test class: the line of the test itself, not of the helper that asserted for it.
+    StackTraceElement checked = null;
     for (StackTraceElement frame : failure.getStackTrace()) {
       if (frame.getClassName().startsWith(testClassName)) {
-        return " (checked at " + CodeUnderTest.describe(frame) + ")";
+        checked = frame;
       }
     }
-    return "";
+    return checked == null ? "" : " (checked at " + CodeUnderTest.describe(checked) + ")";
   }
 
   private static boolean isCodeUnderTest(StackTraceElement frame, String testClassName) {

@@ -21,14 +21,15 @@ public final class GatedDependency<A, T> implements Function<A, Future<T>> {
   private static final long CALL_TIMEOUT_SECONDS = 10;
 
   private final List<Gate<T>> gates = new ArrayList<>();
+  private final Signal called = new Signal();
 
   @Override
   public Future<T> apply(A argument) {
     Gate<T> gate = new Gate<>(argument);
     synchronized (gates) {
       gates.add(gate);
-      gates.notifyAll();
     }
+    called.fire();
     return gate.future();
   }
 
@@ -58,21 +59,13 @@ public final class GatedDependency<A, T> implements Function<A, Future<T>> {
    * test that accepts both answers: "the call came" and "the call waits its turn" can each be right.
    */
   public boolean arrivesWithin(int count, long timeoutMillis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    return called.await(() -> calls() >= count, timeoutMillis);
+  }
+
+  /** The gates of every call made so far, in call order, without waiting. */
+  public List<Gate<T>> calledSoFar() {
     synchronized (gates) {
-      while (gates.size() < count) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(gates, left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new AssertionError("Interrupted while waiting for calls", e);
-        }
-      }
-      return true;
+      return List.copyOf(gates);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,31 @@ class GatedDependencyTest {
     IllegalStateException boom = new IllegalStateException("down");
     check.call(0).fail(boom);
     assertEquals(List.of(boom), errors);
+  }
+
+  @Test
+  @DisplayName("arrivesWithin tells a call that came from one that did not, and calledSoFar lists calls without waiting")
+  void arrivalsAreReportedWithoutThrowing() {
+    GatedDependency<String, Integer> check = new GatedDependency<>();
+    assertFalse(check.arrivesWithin(1, 30), "no call was made");
+    assertEquals(List.of(), check.calledSoFar());
+    vertx.runOnContext(v -> check.apply("A"));
+    assertTrue(check.arrivesWithin(1, 5_000));
+    assertEquals("A", check.calledSoFar().get(0).argument());
+    assertFalse(check.arrivesWithin(2, 30), "only one call was made");
+  }
+
+  @Test
+  @DisplayName("a Signal wakes its waiter as soon as the condition holds, and gives up after the bound otherwise")
+  void signalWakesOnChange() {
+    Signal signal = new Signal();
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    vertx.runOnContext(v -> {
+      done.set(true);
+      signal.fire();
+    });
+    assertTrue(signal.await(done::get, 5_000));
+    assertFalse(signal.await(() -> false, 30));
   }
 
   @Test
