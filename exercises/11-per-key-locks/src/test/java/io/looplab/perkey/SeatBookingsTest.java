@@ -62,14 +62,14 @@ class SeatBookingsTest {
    * How long the test waits for something a correct solution does within milliseconds: a payment call, the end of
    * a booking, an HTTP answer. Only a broken solution ever waits it out.
    */
-  private static final long WAIT_MILLIS = 5_000;
+  private static final long WAIT_MILLIS = 3_000;
 
   /**
    * How long the test waits before it concludes that something does NOT happen: that the bookings of other events
    * never reach the payment service while one event's payment is held. A correct solution makes those calls in the
    * same event-loop turn as the first one, or a few turns later: microseconds. Only a broken solution pays this.
    */
-  private static final long NOT_HAPPENING_MILLIS = 1_000;
+  private static final long NOT_HAPPENING_MILLIS = 500;
 
   /** The lock timeout where bookings should wait for their turn: longer than any test runs. */
   private static final long PATIENT_LOCK_MILLIS = 10_000;

@@ -73,7 +73,7 @@ class BeyondOneProcessTest {
    * How long a node may stay silent after the other node answered before the test calls it stuck (waiting for a
    * lock that nobody will release). A correct solution moves on at once, so only a broken one waits this out.
    */
-  private static final long STUCK_MILLIS = 5_000;
+  private static final long STUCK_MILLIS = 3_000;
 
   private static final Duration QUIT = Duration.ofSeconds(30);
 

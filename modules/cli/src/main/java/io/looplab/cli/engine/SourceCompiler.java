@@ -30,6 +30,13 @@ final class SourceCompiler {
 
   private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
 
+  /**
+   * One file manager per thread, kept open: it caches the library jars it has opened and indexed, which is most of
+   * what a compile costs here (the libraries are dozens of jars; the code is a few files). javac's file managers are
+   * not thread-safe, hence one per thread.
+   */
+  private static final ThreadLocal<StandardJavaFileManager> FILE_MANAGERS = new ThreadLocal<>();
+
   SourceCompiler() {
     if (javac == null) {
       throw new UsageError("this Java has no compiler (a JRE?): run lab with a JDK 17 or newer");
@@ -47,20 +54,28 @@ final class SourceCompiler {
         return new Result(false, "no .java files in " + sources, 1);
       }
       DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-      try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, Locale.ENGLISH, StandardCharsets.UTF_8)) {
-        List<String> options = List.of("-d", output.toString(), "-g", "-proc:none", "-encoding", "UTF-8",
-            "--release", "17", "-nowarn", "-Xlint:none", "-classpath",
-            classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)));
-        boolean ok = javac.getTask(new StringWriter(), fm, diagnostics, options, null,
-            fm.getJavaFileObjectsFromPaths(files)).call();
-        copyResources(resources, output);
-        List<Diagnostic<? extends JavaFileObject>> errors = diagnostics.getDiagnostics().stream()
-            .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
-        return new Result(ok, errors.isEmpty() ? null : describe(errors.get(0)), errors.size());
-      }
+      StandardJavaFileManager fm = fileManager();
+      List<String> options = List.of("-d", output.toString(), "-g", "-proc:none", "-encoding", "UTF-8",
+          "--release", "17", "-nowarn", "-Xlint:none", "-classpath",
+          classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)));
+      boolean ok = javac.getTask(new StringWriter(), fm, diagnostics, options, null,
+          fm.getJavaFileObjectsFromPaths(files)).call();
+      copyResources(resources, output);
+      List<Diagnostic<? extends JavaFileObject>> errors = diagnostics.getDiagnostics().stream()
+          .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
+      return new Result(ok, errors.isEmpty() ? null : describe(errors.get(0)), errors.size());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private StandardJavaFileManager fileManager() {
+    StandardJavaFileManager fm = FILE_MANAGERS.get();
+    if (fm == null) {
+      fm = javac.getStandardFileManager(null, Locale.ENGLISH, StandardCharsets.UTF_8);
+      FILE_MANAGERS.set(fm);
+    }
+    return fm;
   }
 
   private static String describe(Diagnostic<? extends JavaFileObject> d) {
