@@ -84,10 +84,11 @@ public final class SeatNode {
   // ---- the node's side ---------------------------------------------------------------------------------------------
 
   public static void main(String[] args) {
-    NodeChannel channel = NodeChannel.open();
-    SeatNode node = args[0].equals("sql") ? sqlNode(args) : clusterNode(args);
-    node.warmUp();
-    channel.serve(node.context, node::handle);
+    NodeChannel.run(() -> {
+      SeatNode node = args[0].equals("sql") ? sqlNode(args) : clusterNode(args);
+      node.warmUp();
+      return new NodeChannel.Served(node.context, node::handle);
+    });
   }
 
   private static SeatNode sqlNode(String[] args) {

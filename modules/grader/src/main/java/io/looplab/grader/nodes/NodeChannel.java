@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
 
 /**
  * The node's side of {@link NodeProcess}: commands arrive on standard input as {@code <id> <verb> <argument>}, and
@@ -35,11 +36,36 @@ public final class NodeChannel {
   private NodeChannel() {
     answers = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(System.err);
+    // The end of standard input tells a serving node that its test is gone; this tells a node still starting up.
+    ProcessHandle.current().parent().ifPresent(test -> test.onExit().thenRun(() -> Runtime.getRuntime().halt(0)));
   }
 
   /** Call first thing in the node's main, before anything can print. */
   public static NodeChannel open() {
     return new NodeChannel();
+  }
+
+  /** How a node serves, once it has started: on which context, with which verbs. */
+  public record Served(Context context, Verbs verbs) {
+  }
+
+  /**
+   * A node's whole main: opens the channel, runs {@code startUp}, then serves until told to quit. A start-up that
+   * throws ends the process (status 1, the error on standard error for the test to quote), instead of leaving a
+   * JVM that Hazelcast's or Vert.x's threads keep alive with nobody to serve.
+   */
+  public static void run(Callable<Served> startUp) {
+    NodeChannel channel = open();
+    Served served;
+    try {
+      served = startUp.call();
+    } catch (Throwable e) {
+      System.err.println("the node could not start: " + describe(e));
+      e.printStackTrace();
+      Runtime.getRuntime().halt(1);
+      return;
+    }
+    channel.serve(served.context(), served.verbs());
   }
 
   /**

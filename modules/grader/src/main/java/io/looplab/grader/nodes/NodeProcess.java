@@ -50,13 +50,14 @@ public final class NodeProcess implements AutoCloseable {
   private final AtomicInteger nextId = new AtomicInteger(1);
   private final Deque<String> outputTail = new ArrayDeque<>();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
+  private final Thread output;
 
   private NodeProcess(String name, Process process) {
     this.name = name;
     this.process = process;
     this.toNode = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+    this.output = daemon("looplab-node-" + name + "-output", () -> keepTail(process.getErrorStream()));
     daemon("looplab-node-" + name + "-replies", () -> readReplies(process.getInputStream()));
-    daemon("looplab-node-" + name + "-output", () -> keepTail(process.getErrorStream()));
   }
 
   /**
@@ -90,7 +91,10 @@ public final class NodeProcess implements AutoCloseable {
     try {
       ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return this;
-    } catch (TimeoutException | ExecutionException e) {
+    } catch (ExecutionException e) {
+      close();
+      throw new AssertionFailedError(name + " stopped before it was ready" + lastWords());
+    } catch (TimeoutException e) {
       close();
       throw new AssertionFailedError(name + " did not start within " + timeout.toSeconds() + " s" + lastWords());
     } catch (InterruptedException e) {
@@ -184,6 +188,13 @@ public final class NodeProcess implements AutoCloseable {
 
   /** The last lines the node printed, for a failure message; empty when it printed nothing. */
   public String lastWords() {
+    if (!process.isAlive()) {
+      try {
+        output.join(2_000);  // a dead node's last lines may still be in the pipe
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     synchronized (outputTail) {
       return outputTail.isEmpty() ? "" : ". Its last output:\n    " + String.join("\n    ", outputTail);
     }
@@ -245,10 +256,11 @@ public final class NodeProcess implements AutoCloseable {
     }
   }
 
-  private static void daemon(String name, Runnable body) {
+  private static Thread daemon(String name, Runnable body) {
     Thread t = new Thread(body, name);
     t.setDaemon(true);
     t.start();
+    return t;
   }
 
   /** The node answered a command with an error: the code under test failed it, or the command was wrong. */

@@ -80,6 +80,25 @@ class NodeProcessTest {
   }
 
   @Test
+  @DisplayName("a node whose test JVM is killed halts by itself, even while it is still starting")
+  void orphanedNodeHalts() throws Exception {
+    NodeProcess n = start();
+    ProcessHandle orphan = ProcessHandle.of(Long.parseLong(n.call("orphan", ANSWER))).orElseThrow();
+    ProcessHandle.of(n.pid()).orElseThrow().destroyForcibly();  // kill -9 its test JVM, and only that
+    orphan.onExit().get(30, TimeUnit.SECONDS);
+    assertFalse(orphan.isAlive());
+  }
+
+  @Test
+  @DisplayName("a node that cannot start exits at once, and the test quotes why")
+  void failedStartIsReported() {
+    node = NodeProcess.launch("node E", EchoNode.class, List.of("fail-to-start"));
+    AssertionFailedError e = assertThrows(AssertionFailedError.class, () -> node.awaitReady(START));
+    assertTrue(e.getMessage().contains("no database at that address"), e.getMessage());
+    assertEquals(1, node.awaitExit(Duration.ofSeconds(10)));
+  }
+
+  @Test
   @DisplayName("the shutdown check passes a node that quits clean, and names a local lock a node still holds")
   void shutdownCheckNamesLeftovers() {
     NodeProcess clean = start();
