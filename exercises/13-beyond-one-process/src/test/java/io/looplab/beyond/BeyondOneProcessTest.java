@@ -80,8 +80,18 @@ class BeyondOneProcessTest {
   private static Vertx services;
   private static int servicePort;
   private static Database db;
-  private static Nodes sqlNodes;
-  private static Nodes clusterNodes;
+  private static final NodePair sqlNodes = new NodePair(() -> {
+    db = db == null ? Database.start() : db;
+    return startPair(() -> SeatNode.launchSql("node A", db.url, db.user, db.password, servicePort),
+        () -> SeatNode.launchSql("node B", db.url, db.user, db.password, servicePort), false);
+  });
+  private static final NodePair clusterNodes = new NodePair(() -> {
+    String cluster = "looplab-" + UUID.randomUUID();
+    int portA = freePort();
+    int portB = freePort();
+    return startPair(() -> SeatNode.launchCluster("node A", cluster, portA, portB, servicePort),
+        () -> SeatNode.launchCluster("node B", cluster, portB, portA, servicePort), true);
+  });
 
   /** Part one: the availability check every node calls. Per person: answered at once, or held for the test. */
   private static volatile Map<String, Boolean> checksAnsweredAtOnce = Map.of();
@@ -111,11 +121,8 @@ class BeyondOneProcessTest {
 
   @AfterAll
   static void stopEverything() throws Exception {
-    for (Nodes nodes : new Nodes[] {sqlNodes, clusterNodes}) {
-      if (nodes != null) {
-        nodes.close();
-      }
-    }
+    sqlNodes.close();
+    clusterNodes.close();
     if (db != null) {
       db.close();
     }
@@ -130,7 +137,7 @@ class BeyondOneProcessTest {
   @DisplayName("part one, one process at a time: a yes takes one seat from the table, a no takes none, and a "
       + "sold-out show answers false")
   void sqlOneAtATime() {
-    Nodes nodes = sqlNodes();
+    Nodes nodes = sqlNodes.get();
     checksAnsweredAtOnce = Map.of("ada", true, "bob", false, "cyd", true);
     String show = db.newShow(2);
 
@@ -151,7 +158,7 @@ class BeyondOneProcessTest {
       + "goes below zero, whichever check answers first")
   Stream<DynamicTest> sqlLastSeatIsSoldOnce() {
     return EveryOrder.of(2, order -> {
-      Nodes nodes = sqlNodes();
+      Nodes nodes = sqlNodes.get();
       String show = db.newShow(1);
       Race race = checkRace(nodes, show, order);
 
@@ -181,7 +188,7 @@ class BeyondOneProcessTest {
       + "whichever check answers first")
   Stream<DynamicTest> sqlNoUpdateIsLost() {
     return EveryOrder.of(2, order -> {
-      Nodes nodes = sqlNodes();
+      Nodes nodes = sqlNodes.get();
       String show = db.newShow(10);
       Race race = checkRace(nodes, show, order);
 
@@ -200,8 +207,7 @@ class BeyondOneProcessTest {
   @Points(3)
   @DisplayName("part one, both processes shut down cleanly: no local lock held, Vert.x closed, process gone")
   void sqlNodesShutDownCleanly() {
-    Nodes nodes = sqlNodes();
-    sqlNodes = null;
+    Nodes nodes = sqlNodes.handOver();
     ShutdownCheck.assertNodesShutDown(QUIT, List.of(nodes.a, nodes.b));
   }
 
@@ -213,7 +219,7 @@ class BeyondOneProcessTest {
   @DisplayName("part two, one cluster node at a time: a free seat is taken from the ledger, and a sold-out show "
       + "answers false")
   void clusterOneAtATime() {
-    Nodes nodes = clusterNodes();
+    Nodes nodes = clusterNodes.get();
     readsAnsweredAtOnce = true;
     String show = newLedgerShow(2);
     expect(nodes.a, show, "ada", Outcome.of(true), "2 seats were free");
@@ -230,7 +236,7 @@ class BeyondOneProcessTest {
       + "answers first")
   Stream<DynamicTest> clusterLastSeatIsSoldOnce() {
     return EveryOrder.of(2, order -> {
-      Nodes nodes = clusterNodes();
+      Nodes nodes = clusterNodes.get();
       String show = newLedgerShow(1);
       Race race = readRace(nodes, show, order);
 
@@ -254,7 +260,7 @@ class BeyondOneProcessTest {
       + "at 8, whichever read answers first")
   Stream<DynamicTest> clusterNoUpdateIsLost() {
     return EveryOrder.of(2, order -> {
-      Nodes nodes = clusterNodes();
+      Nodes nodes = clusterNodes.get();
       String show = newLedgerShow(10);
       Race race = readRace(nodes, show, order);
 
@@ -273,7 +279,7 @@ class BeyondOneProcessTest {
   @DisplayName("part two, a sold-out answer and a failed ledger read each let the other node in: no cluster lock "
       + "leak")
   void clusterLockIsReleasedOnEveryPath() {
-    Nodes nodes = clusterNodes();
+    Nodes nodes = clusterNodes.get();
     readsAnsweredAtOnce = false;
     heldReads = new GatedDependency<>();
     String soldOut = newLedgerShow(0);
@@ -311,8 +317,7 @@ class BeyondOneProcessTest {
   @Points(3)
   @DisplayName("part two, both cluster nodes shut down cleanly: they leave the cluster, close Vert.x and exit")
   void clusterNodesShutDownCleanly() {
-    Nodes nodes = clusterNodes();
-    clusterNodes = null;
+    Nodes nodes = clusterNodes.handOver();
     ShutdownCheck.assertNodesShutDown(QUIT, List.of(nodes.a, nodes.b));
   }
 
@@ -339,7 +344,7 @@ class BeyondOneProcessTest {
 
     void assertNoErrors() {
       for (Outcome<Boolean> o : List.of(ada, bob)) {
-        if (o.error() != null) {
+        if (o.isFailure()) {
           throw new AssertionFailedError((o == ada ? "ada (node A)" : "bob (node B)") + "'s reservation failed: "
               + o.error().getMessage() + ". " + this + ".");
         }
@@ -439,7 +444,7 @@ class BeyondOneProcessTest {
 
   // ---- The nodes ---------------------------------------------------------------------------------------------------
 
-  /** Node A and node B, started together; a start that failed fails every later test at once with the same reason. */
+  /** Node A and node B, started together. */
   private record Nodes(NodeProcess a, NodeProcess b) implements AutoCloseable {
     @Override
     public void close() {
@@ -448,43 +453,43 @@ class BeyondOneProcessTest {
     }
   }
 
-  private static AssertionFailedError sqlStartFailure;
-  private static AssertionFailedError clusterStartFailure;
+  /** Node A and node B of one part, started on first use. A start that failed fails every later test at once. */
+  private static final class NodePair {
+    private final Supplier<Nodes> start;
+    private Nodes nodes;
+    private AssertionFailedError startFailure;
 
-  private static Nodes sqlNodes() {
-    if (sqlStartFailure != null) {
-      throw sqlStartFailure;
+    NodePair(Supplier<Nodes> start) {
+      this.start = start;
     }
-    if (sqlNodes == null) {
-      try {
-        db = db == null ? Database.start() : db;
-        sqlNodes = startPair(() -> SeatNode.launchSql("node A", db.url, db.user, db.password, servicePort),
-            () -> SeatNode.launchSql("node B", db.url, db.user, db.password, servicePort), false);
-      } catch (AssertionFailedError e) {
-        sqlStartFailure = e;
-        throw e;
+
+    Nodes get() {
+      if (startFailure != null) {
+        throw startFailure;
+      }
+      if (nodes == null) {
+        try {
+          nodes = start.get();
+        } catch (AssertionFailedError e) {
+          startFailure = e;
+          throw e;
+        }
+      }
+      return nodes;
+    }
+
+    /** The running nodes, for a test that shuts them down itself; this pair forgets them. */
+    Nodes handOver() {
+      Nodes running = get();
+      nodes = null;
+      return running;
+    }
+
+    void close() {
+      if (nodes != null) {
+        nodes.close();
       }
     }
-    return sqlNodes;
-  }
-
-  private static Nodes clusterNodes() {
-    if (clusterStartFailure != null) {
-      throw clusterStartFailure;
-    }
-    if (clusterNodes == null) {
-      try {
-        String cluster = "looplab-" + UUID.randomUUID();
-        int portA = freePort();
-        int portB = freePort();
-        clusterNodes = startPair(() -> SeatNode.launchCluster("node A", cluster, portA, portB, servicePort),
-            () -> SeatNode.launchCluster("node B", cluster, portB, portA, servicePort), true);
-      } catch (AssertionFailedError e) {
-        clusterStartFailure = e;
-        throw e;
-      }
-    }
-    return clusterNodes;
   }
 
   private static Nodes startPair(Supplier<NodeProcess> a, Supplier<NodeProcess> b, boolean cluster) {

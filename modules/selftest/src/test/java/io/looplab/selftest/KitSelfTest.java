@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -48,11 +47,11 @@ class KitSelfTest {
   @BeforeAll
   static void startEveryGrading() throws IOException {
     for (Exercise e : exercises()) {
-      start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of()));
+      Gradings.start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of()));
     }
     for (Mutant m : loadMutants()) {
       mutants.add(m);
-      start("mutant " + m.exercise() + "/" + m.name(), () -> {
+      Gradings.start("mutant " + m.exercise() + "/" + m.name(), () -> {
         Path submission = scratch.resolve("mutant-" + m.exercise() + "-" + m.name());
         m.materialise(kit.solutionSources(kit.find(m.exercise())), submission);
         // Only the test the mutant must fail: the others would pass or fail for reasons the mutant is not about.
@@ -60,20 +59,12 @@ class KitSelfTest {
       });
     }
     for (Exercise e : exercises()) {
-      start("stub " + e.id(), () -> grade(e, Target.exercises(kit), List.of()));
+      Gradings.start("stub " + e.id(), () -> grade(e, Target.exercises(kit), List.of()));
     }
-  }
-
-  private static void start(String name, Callable<ExerciseReport> grading) {
-    Gradings.start(name, grading);
   }
 
   private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
     return new Grader(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
-  }
-
-  private static ExerciseReport result(String name) throws Exception {
-    return Gradings.result(name);
   }
 
   private static List<Mutant> loadMutants() throws IOException {
@@ -101,7 +92,7 @@ class KitSelfTest {
   @DisplayName("every reference solution gets full marks")
   Stream<DynamicTest> solutionsGetFullMarks() {
     return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
-      ExerciseReport r = result("solution " + e.id());
+      ExerciseReport r = Gradings.result("solution " + e.id());
       assertTrue(r.max() > 0, e.id() + " has no graded tests");
       assertEquals(r.max(), r.points(), e.id() + " solution lost points:" + failures(r));
     }));
@@ -111,7 +102,7 @@ class KitSelfTest {
   @DisplayName("every stub compiles and scores below max")
   Stream<DynamicTest> stubsStayBelowMax() {
     return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
-      ExerciseReport r = result("stub " + e.id());
+      ExerciseReport r = Gradings.result("stub " + e.id());
       assertTrue(r.points() < r.max(), e.id() + " stub already has full marks: a stub must fail its tests");
       assertNotEquals("compile-error", r.status(), e.id() + " stub does not compile: " + r.message());
       assertNotEquals("crashed", r.status(), e.id() + " stub crashed the test JVM: " + r.message());
@@ -122,7 +113,7 @@ class KitSelfTest {
   @DisplayName("every mutant loses points on its own test, with its own message")
   Stream<DynamicTest> mutantsAreCaught() {
     return mutants.stream().map(m -> dynamicTest(m.exercise() + "/" + m.name(), () -> {
-      ExerciseReport r = result("mutant " + m.exercise() + "/" + m.name());
+      ExerciseReport r = Gradings.result("mutant " + m.exercise() + "/" + m.name());
       TestReport caught = r.tests().stream().filter(t -> t.key().contains("[method:" + m.test() + "(")
           || t.key().contains("[test-factory:" + m.test() + "(") || t.key().contains("[test-template:" + m.test() + "("))
           .findFirst().orElseThrow(() -> new AssertionError("mutant " + m.name() + " names test '" + m.test()

@@ -40,11 +40,6 @@ public final class NodeChannel {
     ProcessHandle.current().parent().ifPresent(test -> test.onExit().thenRun(() -> Runtime.getRuntime().halt(0)));
   }
 
-  /** Call first thing in the node's main, before anything can print. */
-  public static NodeChannel open() {
-    return new NodeChannel();
-  }
-
   /** How a node serves, once it has started: on which context, with which verbs. */
   public record Served(Context context, Verbs verbs) {
   }
@@ -55,7 +50,7 @@ public final class NodeChannel {
    * JVM that Hazelcast's or Vert.x's threads keep alive with nobody to serve.
    */
   public static void run(Callable<Served> startUp) {
-    NodeChannel channel = open();
+    NodeChannel channel = new NodeChannel();
     Served served;
     try {
       served = startUp.call();
@@ -72,7 +67,7 @@ public final class NodeChannel {
    * Tells the test the node is ready, then handles commands on {@code context} (one at a time per command, but
    * without waiting for earlier answers) until {@code quit} has been answered or the test goes away. Never returns.
    */
-  public void serve(Context context, Verbs verbs) {
+  private void serve(Context context, Verbs verbs) {
     say("0", OK, "ready");
     try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
