@@ -65,7 +65,7 @@ public final class Grader {
     List<Path> libraries = libraries(exercise);
     Optional<Path> given = target.mainDir(exercise);
     Originals.Copy main = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
-    Path mainDir = given.orElseGet(main::dir);
+    Path mainDir = given.isPresent() ? given.get() : main.dir();
     Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
     String note = notes(main, tests);
 
