@@ -182,24 +182,27 @@ public final class Grader {
 
   /**
    * The exercise's tests and points without running them, so that a report keeps the same max whatever happened.
-   * The tests are compiled against the reference solution, which always compiles, and only discovered.
+   * The original tests are compiled against the original stub, which always compiles (the self-test proves it), and
+   * only discovered: a learner's handout needs no solutions/ folder.
    */
   ExerciseReport plan(Exercise exercise) {
     try {
       Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
       Path reportFile = dir.resolve("plan.json");
       Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
-      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis() > newest(tests.dir())) {
+      Originals.Copy stub = originals.of(exercise, Originals.Part.STUB);
+      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis()
+          > Math.max(newest(tests.dir()), newest(stub.dir()))) {
         return readReport(reportFile).orElseThrow();
       }
       freshDir(dir);
       List<Path> libraries = libraries(exercise);
       Path classes = dir.resolve("classes");
       Path testClasses = dir.resolve("test-classes");
-      if (!compiler.compile(kit.solutionSources(exercise), null, classes, libraries).ok()
+      if (!compiler.compile(stub.java(), stub.resources(), classes, libraries).ok()
           || !compiler.compile(tests.java(), tests.resources(), testClasses,
           concat(List.of(classes), libraries)).ok()) {
-        throw new IllegalStateException("the kit's own solution or tests for " + exercise.id() + " do not compile");
+        throw new IllegalStateException("the kit's own stub or tests for " + exercise.id() + " do not compile");
       }
       ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
           List.of("--plan-only", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
