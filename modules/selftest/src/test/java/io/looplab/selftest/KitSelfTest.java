@@ -206,6 +206,34 @@ class KitSelfTest {
     }));
   }
 
+  @TestFactory
+  @DisplayName("every given file (exercise.json's \"given\") is the same in the stub and the solution")
+  Stream<DynamicTest> givenFilesHaveNotDrifted() {
+    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      Path stub = originals.of(e, Originals.Part.STUB).java();
+      Path solution = kit.solutionSources(e);
+      List<String> seen = new ArrayList<>();
+      for (Path dir : List.of(stub, solution)) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path f : files.filter(Files::isRegularFile).toList()) {
+            String relative = dir.relativize(f).toString().replace('\\', '/');
+            if (e.isGiven(relative) && !seen.contains(relative)) {
+              seen.add(relative);
+              assertTrue(Files.exists(stub.resolve(relative)) && Files.exists(solution.resolve(relative))
+                  && Files.mismatch(stub.resolve(relative), solution.resolve(relative)) == -1, e.id() + ": the given file "
+                  + relative + " differs between the stub and the solution (or is missing from one): a learner "
+                  + "would be graded against code the reference never ran with");
+            }
+          }
+        }
+      }
+      for (String g : e.given()) {
+        assertTrue(seen.stream().anyMatch(s -> g.endsWith("/") ? s.startsWith(g) : s.equals(g)),
+            e.id() + ": exercise.json names the given file " + g + ", which is in neither the stub nor the solution");
+      }
+    }));
+  }
+
   private static String read(Path p) {
     try {
       return Files.readString(p);

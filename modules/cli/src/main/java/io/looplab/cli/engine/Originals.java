@@ -170,7 +170,9 @@ public final class Originals {
       }
     }
     try {
-      Files.write(kit.root().resolve(MANIFEST), lines);
+      Path manifest = kit.root().resolve(MANIFEST);
+      Files.createDirectories(manifest.getParent());
+      Files.write(manifest, lines);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
