@@ -6,6 +6,8 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.ExerciseStatus;
+import io.looplab.grader.scoring.TestStatus;
 import io.looplab.grader.scoring.TestReport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,7 +90,7 @@ class KitSelfTest {
     ExerciseReport solution = reports.get("solution " + e.id());
     line.append("solution ").append(score(solution));
     long alternativesFull = reports.entrySet().stream().filter(r -> r.getKey().startsWith("alternative "))
-        .filter(r -> r.getValue().max() > 0 && r.getValue().points() == r.getValue().max()).count();
+        .filter(r -> r.getValue().isComplete()).count();
     long alternativesAll = reports.keySet().stream().filter(k -> k.startsWith("alternative ")).count();
     line.append(", alternatives at full marks ").append(alternativesFull).append("/").append(alternativesAll);
     long caught = reports.entrySet().stream().filter(r -> r.getKey().startsWith("mutant "))
@@ -120,7 +122,7 @@ class KitSelfTest {
   }
 
   static String failures(ExerciseReport r) {
-    return r.tests().stream().filter(t -> !"passed".equals(t.status()))
+    return r.tests().stream().filter(t -> !t.passed())
         .map(t -> "\n  - " + t.name() + " [" + t.status() + "]: " + t.message()).collect(Collectors.joining())
         + (r.message() == null ? "" : "\n  exercise: " + r.message());
   }
@@ -144,8 +146,8 @@ class KitSelfTest {
           + "changed and the original cannot be recovered (" + stub.whyNot() + ")");
       ExerciseReport r = Gradings.result("stub " + e.id());
       assertTrue(r.points() < r.max(), e.id() + " stub already has full marks: a stub must fail its tests");
-      assertNotEquals("compile-error", r.status(), e.id() + " stub does not compile: " + r.message());
-      assertNotEquals("crashed", r.status(), e.id() + " stub crashed the test JVM: " + r.message());
+      assertNotEquals(ExerciseStatus.COMPILE_ERROR, r.status(), e.id() + " stub does not compile: " + r.message());
+      assertNotEquals(ExerciseStatus.CRASHED, r.status(), e.id() + " stub crashed the test JVM: " + r.message());
     }));
   }
 
@@ -165,11 +167,10 @@ class KitSelfTest {
   Stream<DynamicTest> mutantsAreCaught() {
     return mutants.stream().map(m -> dynamicTest(m.exercise() + "/" + m.name(), () -> {
       ExerciseReport r = Gradings.result(m.label());
-      TestReport caught = r.tests().stream().filter(t -> t.key().contains("[method:" + m.test() + "(")
-          || t.key().contains("[test-factory:" + m.test() + "(") || t.key().contains("[test-template:" + m.test() + "("))
+      TestReport caught = r.tests().stream().filter(t -> t.isMethod(m.test()))
           .findFirst().orElseThrow(() -> new AssertionError("mutant " + m.name() + " names test '" + m.test()
               + "', which does not exist in " + m.exercise()));
-      assertNotEquals("passed", caught.status(), "mutant " + m.name() + " (" + m.description() + ") passed '"
+      assertNotEquals(TestStatus.PASSED, caught.status(), "mutant " + m.name() + " (" + m.description() + ") passed '"
           + caught.name() + "'; other failures:" + failures(r));
       for (String fragment : m.expect()) {
         assertTrue(caught.message() != null && caught.message().contains(fragment), "mutant " + m.name()

@@ -2,8 +2,7 @@ package io.looplab.cli.engine;
 
 import io.looplab.grader.runner.GradingMain;
 import io.looplab.grader.scoring.ExerciseReport;
-import io.looplab.grader.scoring.TestReport;
-import io.vertx.core.json.JsonObject;
+import io.looplab.grader.scoring.InFlightReport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,10 +101,16 @@ public final class Grader {
     }
     long limit = debug ? 1800 : exercise.timeoutSeconds();
     ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(reportFile)));
-    ExerciseReport report = readReport(reportFile).orElseGet(() -> plan(exercise));
-    settle(report, outcome, limit, log);
+    Optional<InFlightReport> written = InFlightReport.read(reportFile);
+    ExerciseReport report = written.map(InFlightReport::report).orElseGet(() -> plan(exercise));
+    String running = written.map(InFlightReport::running).orElse(null);
+    if (outcome.timedOut()) {
+      report.stoppedAtTimeLimit(limit, running);
+    } else if (written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0) {
+      report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
+    }
     if (note != null) {
-      report.message(report.message() == null ? note : note + " " + report.message());
+      report.addNote(note);
     }
     return report;
   }
@@ -136,47 +141,9 @@ public final class Grader {
     return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
   }
 
-  /** Fills in what a killed or crashed JVM could not write: which test was cut short, and why. */
-  private static void settle(ExerciseReport report, ForkedJvm.Outcome outcome, long limit, Path log) {
-    if (outcome.timedOut()) {
-      cutShort(report, "timeout", "Did not finish within the exercise's time limit of " + limit + " s, so the "
-          + "grader stopped it: an endless loop, or a wait for something that never happens?");
-      report.status("timeout");
-      report.message("Stopped after " + limit + " s" + runningPart(report) + ".");
-    } else if (!report.finished() || outcome.exitCode() != 0) {
-      cutShort(report, "error", "The test JVM stopped during this test (exit status " + outcome.exitCode()
-          + "). Does the code call System.exit, or run out of memory? Its output is in " + log + ".");
-      report.status("crashed");
-      report.message("The test JVM stopped (exit status " + outcome.exitCode() + ")" + runningPart(report)
-          + (outcome.droppedBytes() > 0 ? "; " + outcome.droppedBytes() + " bytes of output were dropped" : "")
-          + ". Output: " + log);
-    }
-  }
-
-  private static String runningPart(ExerciseReport report) {
-    return report.running() == null ? "" : " while running '" + report.running() + "'";
-  }
-
-  private static void cutShort(ExerciseReport report, String status, String message) {
-    boolean blamed = false;
-    for (TestReport t : report.tests()) {
-      if (!t.isPending()) {
-        continue;
-      }
-      if (!blamed && (report.running() == null || report.running().equals(t.name()))) {
-        t.record(status, message);
-        blamed = true;
-      } else {
-        t.record("skipped", "Not run: the exercise was stopped before this test.");
-      }
-    }
-  }
-
   private ExerciseReport compileError(Exercise exercise, String message) {
     ExerciseReport report = plan(exercise);
-    report.tests().forEach(t -> t.record("failed", "Not graded: " + message));
-    report.status("compile-error");
-    report.message(message);
+    report.failedToCompile(message);
     return report;
   }
 
@@ -193,7 +160,7 @@ public final class Grader {
       Originals.Copy stub = originals.of(exercise, Originals.Part.STUB);
       if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis()
           > Math.max(newest(tests.dir()), newest(stub.dir()))) {
-        return readReport(reportFile).orElseThrow();
+        return InFlightReport.read(reportFile).orElseThrow().report();
       }
       freshDir(dir);
       List<Path> libraries = libraries(exercise);
@@ -212,7 +179,7 @@ public final class Grader {
       ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
           List.of("--plan-only", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
           List.of()), dir.resolve("output.log"), 60, left -> { });
-      return readReport(reportFile).orElseThrow(() -> new IllegalStateException(
+      return InFlightReport.read(reportFile).map(InFlightReport::report).orElseThrow(() -> new IllegalStateException(
           "could not list the tests of " + exercise.id() + "; see " + dir.resolve("output.log")));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -223,19 +190,8 @@ public final class Grader {
   }
 
   private static String testingLine(Path reportFile) {
-    return readReport(reportFile).map(r -> {
-      long done = r.tests().stream().filter(t -> !t.isPending()).count();
-      return "testing " + done + "/" + r.tests().size() + (r.running() == null ? "" : ": " + r.running());
-    }).orElse("starting the tests");
-  }
-
-  static Optional<ExerciseReport> readReport(Path file) {
-    try {
-      return Files.exists(file) ? Optional.of(ExerciseReport.fromJson(new JsonObject(Files.readString(file))))
-          : Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return InFlightReport.read(reportFile).map(r -> "testing " + r.done() + "/" + r.report().tests().size()
+        + (r.running() == null ? "" : ": " + r.running())).orElse("starting the tests");
   }
 
   private List<Path> libraries(Exercise exercise) throws IOException {
