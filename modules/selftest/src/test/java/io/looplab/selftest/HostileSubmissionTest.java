@@ -1,6 +1,6 @@
 package io.looplab.selftest;
 
-import io.looplab.cli.engine.Grader;
+import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.scoring.ExerciseReport;
@@ -46,7 +46,7 @@ class HostileSubmissionTest {
     kit = Kit.at(work.resolve("kit"));
     for (String submission : List.of("sleeps-5ms-on-loop", "spins-100ms-on-loop", "loops-forever",
         "calls-system-exit", "does-not-compile", "floods-output")) {
-      Gradings.start("hostile " + submission, () -> new Grader(kit, false).grade(kit.find("01-smoke"),
+      Gradings.start("hostile " + submission, () -> new GradingEngine(kit, false).grade(kit.find("01-smoke"),
           Target.submission(kit, resource("hostile-submissions").resolve(submission)), (e, doing) -> { }));
     }
   }

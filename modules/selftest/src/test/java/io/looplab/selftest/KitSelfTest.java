@@ -1,7 +1,7 @@
 package io.looplab.selftest;
 
 import io.looplab.cli.engine.Exercise;
-import io.looplab.cli.engine.Grader;
+import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Target;
@@ -118,7 +118,7 @@ class KitSelfTest {
   }
 
   private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
-    return new Grader(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
+    return new GradingEngine(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
   }
 
   static String failures(ExerciseReport r) {

@@ -23,7 +23,7 @@ public final class Console {
   }
 
   /** A line that rewrites itself on a terminal; elsewhere only each new phase is printed. */
-  public Grader.Progress progress(int index, int count) {
+  public GradingEngine.Progress progress(int index, int count) {
     return (exercise, doing) -> {
       String text = "  [" + index + "/" + count + "] " + exercise.id() + "  " + doing;
       if (live) {

@@ -1,6 +1,6 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.runner.GradingMain;
+import io.looplab.grader.runner.GradingJvm;
 import io.looplab.grader.scoring.ExerciseReport;
 import io.looplab.grader.scoring.InFlightReport;
 
@@ -19,21 +19,19 @@ import java.util.stream.Stream;
  * them in a forked JVM under the exercise's time limit, and turn whatever happened into an {@link ExerciseReport}.
  * A compile error, a crash or a hang is a result for that exercise, never an error of the grader.
  */
-public final class Grader {
+public final class GradingEngine {
 
   /** Told what the grader is doing, for a progress line. */
   public interface Progress {
     void update(Exercise exercise, String doing);
   }
 
-  static final String RUNNER = "io.looplab.grader.runner.GradingMain";
-
   private final Kit kit;
   private final SourceCompiler compiler = new SourceCompiler();
   private final Originals originals;
   private final boolean debug;
 
-  public Grader(Kit kit, boolean debug) {
+  public GradingEngine(Kit kit, boolean debug) {
     this.kit = kit;
     this.originals = Originals.of(kit);
     this.debug = debug;
@@ -73,10 +71,15 @@ public final class Grader {
     Path testClasses = Files.createDirectories(work.resolve("test-classes"));
     Path reportFile = work.resolve("report.json");
     Path log = work.resolve("output.log");
-    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
-        List.of("--wait-for-go", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
-        concat(exercise.jvmOptions(), concat(debug ? List.of("-Dlooplab.debug=true") : List.of(),
-            onlyTests.isEmpty() ? List.of() : List.of("-D" + GradingMain.ONLY_TESTS + "=" + String.join(",", onlyTests)))));
+    List<String> options = new ArrayList<>(exercise.jvmOptions());
+    if (debug) {
+      options.add(GradingJvm.debugOption());
+    }
+    if (!onlyTests.isEmpty()) {
+      options.add(GradingJvm.onlyTestsOption(onlyTests));
+    }
+    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
+        GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(), exercise.title()), options);
     ForkedJvm jvm = ForkedJvm.start(command, log);
     try {
       progress.update(exercise, "compiling");
@@ -176,9 +179,9 @@ public final class Grader {
           concat(List.of(classes), libraries)).ok()) {
         throw new IllegalStateException("the kit's own stub or tests for " + exercise.id() + " do not compile");
       }
-      ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
-          List.of("--plan-only", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
-          List.of()), dir.resolve("output.log"), 60, left -> { });
+      ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
+          GradingJvm.Mode.PLAN_ONLY, testClasses, reportFile, exercise.id(), exercise.title()), List.of()),
+          dir.resolve("output.log"), 60, left -> { });
       return InFlightReport.read(reportFile).map(InFlightReport::report).orElseThrow(() -> new IllegalStateException(
           "could not list the tests of " + exercise.id() + "; see " + dir.resolve("output.log")));
     } catch (IOException e) {
