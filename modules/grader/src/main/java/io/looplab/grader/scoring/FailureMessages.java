@@ -67,7 +67,8 @@ final class FailureMessages {
     int dot = testClassName.lastIndexOf('.');
     String pkg = dot < 0 ? "" : testClassName.substring(0, dot + 1);
     String outer = frame.getClassName().split("\\$")[0];
-    return !pkg.isEmpty() && frame.getClassName().startsWith(pkg) && !outer.endsWith("Test") && !outer.endsWith("Tests");
+    return !pkg.isEmpty() && frame.getClassName().startsWith(pkg) && !outer.endsWith("Test") && !outer.endsWith("Tests")
+        && !CodeUnderTest.isGivenClass(frame.getClassName());
   }
 
   private static String cap(String text) {
