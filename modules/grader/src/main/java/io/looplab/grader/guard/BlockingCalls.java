@@ -24,7 +24,7 @@ final class BlockingCalls {
     words("Thread.yield(), which hands the thread's turn away", "java.lang.Thread.yield", "java.lang.Thread.yield0");
     words("a busy wait for another thread (Thread.onSpinWait)", "java.lang.Thread.onSpinWait");
     words("a wait on a monitor (wait(), or Thread.join())", "java.lang.Object.wait", "java.lang.Object.wait0");
-    words("a wait for a future, a lock or a latch (join(), get(), await(), lock())",
+    words("a wait for a future, a lock or a latch",
         "jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park");
     words("a file read, as in Files.readString or Files.readAllBytes", "sun.nio.ch.FileChannelImpl.read");
     words("a file write, as in Files.writeString", "sun.nio.ch.FileChannelImpl.write");
