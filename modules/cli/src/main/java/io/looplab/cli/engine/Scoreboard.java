@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 
-/** The results of one grading run, and the JSON report of the contract in DESIGN.md. */
+/** The results of one grading run, and the JSON report of the contract in docs/report-format.md. */
 public record Scoreboard(String target, List<ExerciseReport> exercises) {
 
   public int points() {

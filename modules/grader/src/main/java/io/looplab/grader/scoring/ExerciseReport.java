@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The result of grading one exercise, in the shape of the report contract (see DESIGN.md). While the tests run,
+ * The result of grading one exercise, in the shape of the report contract (docs/report-format.md). While the tests run,
  * the listener rewrites it after every test, so that a grader that has to stop a hung or crashed JVM still knows
  * which test was running and what the others scored.
  */
