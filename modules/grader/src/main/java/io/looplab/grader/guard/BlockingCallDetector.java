@@ -86,6 +86,17 @@ final class BlockingCallDetector {
       }
     }
     int learner = CodeUnderTest.firstFrameIndex(stack, blocking);
+    if (learner >= 0 && !call.startsWith("sun.nio.ch.")) {
+      // Name the JDK method as the learner called it: Thread.sleep, not Thread.sleepNanos0 (JDK 21+), and
+      // FileInputStream.read, not readBytes. The outermost frame of the blocking method's own class stands for it.
+      String blockingClass = stack[blocking].getClassName();
+      int outer = blocking;
+      while (outer + 1 < learner && stack[outer + 1].getClassName().equals(blockingClass)) {
+        outer++;
+      }
+      call = blockingClass + "." + stack[outer].getMethodName();
+      blocking = outer;
+    }
     if (learner < 0) {
       // Vert.x, Netty or the test itself, not the learner's code: not theirs to fix. Let it run,
       // since throwing inside Vert.x's own machinery (a close, say) could wedge it.

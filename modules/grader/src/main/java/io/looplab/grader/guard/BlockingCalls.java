@@ -29,18 +29,19 @@ final class BlockingCalls {
     words("a file read, as in Files.readString or Files.readAllBytes", "sun.nio.ch.FileChannelImpl.read");
     words("a file write, as in Files.writeString", "sun.nio.ch.FileChannelImpl.write");
     words("a read through a FileInputStream (a file, a device such as /dev/random, or a pipe)",
-        "java.io.FileInputStream.readBytes", "java.io.FileInputStream.read0");
-    words("a file write through a FileOutputStream", "java.io.FileOutputStream.writeBytes",
+        "java.io.FileInputStream.readBytes", "java.io.FileInputStream.read0", "java.io.FileInputStream.read",
+        "java.io.FileInputStream.readAllBytes", "java.io.FileInputStream.readNBytes");
+    words("a file write through a FileOutputStream", "java.io.FileOutputStream.writeBytes", "java.io.FileOutputStream.write0",
         "java.io.FileOutputStream.write");
     words("a file read through a RandomAccessFile", "java.io.RandomAccessFile.readBytes",
-        "java.io.RandomAccessFile.read0");
+        "java.io.RandomAccessFile.read0", "java.io.RandomAccessFile.read", "java.io.RandomAccessFile.readFully");
     words("a file write through a RandomAccessFile", "java.io.RandomAccessFile.writeBytes",
-        "java.io.RandomAccessFile.write0");
+        "java.io.RandomAccessFile.write0", "java.io.RandomAccessFile.write");
     words("a read from a blocking java.net.Socket", "java.net.SocketInputStream.socketRead0",
         "java.net.Socket$SocketInputStream.read");
     words("a write to a blocking java.net.Socket", "java.net.SocketOutputStream.socketWrite0",
         "java.net.Socket$SocketOutputStream.write");
-    words("opening a connection with a blocking java.net.Socket", "java.net.Socket.connect");
+    words("opening a connection with a blocking java.net.Socket", "java.net.Socket.connect", "java.net.Socket.<init>");
     words("a wait for a client to connect to a blocking ServerSocket (accept)", "java.net.ServerSocket.implAccept",
         "java.net.PlainSocketImpl.socketAccept");
     words("connecting a DatagramSocket", "java.net.DatagramSocket.connect", "java.net.PlainDatagramSocketImpl.connect0");

@@ -64,8 +64,7 @@ class EventLoopGuardTest {
   @DisplayName("a FileInputStream read on the event loop is reported")
   void streamReadIsCaught() {
     assertViolation("readsFileWithStreamOnEventLoop", "Blocking call",
-        "FileInputStream.read, called from readWithFileInputStream() at Misbehaviour.java:",
-        "a read through a FileInputStream");
+        "a read through a FileInputStream", "(java.io.FileInputStream.read) at Misbehaviour.java:");
   }
 
   @Test
