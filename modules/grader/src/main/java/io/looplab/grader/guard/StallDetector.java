@@ -123,14 +123,14 @@ final class StallDetector {
   /** What the loop is waiting for, in words, or null when it is runnable (computing, or descheduled). */
   static String waitingEvidence(ThreadInfo info, StackTraceElement[] stack) {
     StackTraceElement top = stack.length == 0 ? null : stack[0];
-    String owner = info.getLockOwnerName() == null ? "" : ", held by thread " + info.getLockOwnerName();
+    String owner = info.getLockOwnerName() == null ? "" : ", which thread " + info.getLockOwnerName() + " held";
+    String lock = lockInWords(info.getLockName());
     switch (info.getThreadState()) {
       case BLOCKED:
-        return "blocked entering a synchronized block or method: another thread held its monitor ("
-            + info.getLockName() + owner + ")";
+        return "blocked entering a synchronized block or method, waiting for the monitor of " + lock + owner;
       case WAITING:
       case TIMED_WAITING:
-        String on = info.getLockName() == null ? "" : ", on " + info.getLockName() + owner;
+        String on = info.getLockName() == null ? "" : ", on " + lock + owner;
         return "in " + (top == null ? "a wait" : BlockingCalls.describe(top.getClassName() + "." + top.getMethodName()))
             + on;
       case RUNNABLE:
@@ -141,6 +141,16 @@ final class StallDetector {
       default:
         return null;
     }
+  }
+
+  /** {@code io.looplab.x.Cache$Entry@1b2c} as "a Cache.Entry object (Cache$Entry@1b2c)". */
+  private static String lockInWords(String lockName) {
+    if (lockName == null) {
+      return "an object";
+    }
+    String type = lockName.contains("@") ? lockName.substring(0, lockName.indexOf('@')) : lockName;
+    String simple = type.substring(type.lastIndexOf('.') + 1);
+    return "a " + simple.replace('$', '.') + " object (" + lockName.substring(type.lastIndexOf('.') + 1) + ")";
   }
 
   /**
