@@ -18,9 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * doing, and not the machine's:
  * <ul>
  *   <li><b>it waits</b>: on two checks in a row (10 ms apart) it was BLOCKED entering a monitor, WAITING or
- *       TIMED_WAITING (parked, sleeping), or inside native I/O, below a frame of the learner's code. Such a thread
- *       uses no CPU, so it needs no CPU evidence; BlockHound misses monitor entry and unmarked native I/O, and this
- *       is what catches them;</li>
+ *       TIMED_WAITING (parked, sleeping), or inside native I/O, below a frame of the learner's code, and it used
+ *       next to no CPU in between. Such a thread needs no CPU evidence of its task; BlockHound misses monitor entry
+ *       and unmarked native I/O, and this is what catches them;</li>
  *   <li><b>it computes</b>: the thread really spent that time on the CPU. On a shared, busy machine a runnable thread
  *       can be descheduled for a hundred milliseconds without doing anything wrong; wall-clock time alone would blame
  *       the learner for that.</li>
@@ -49,7 +49,7 @@ final class StallDetector {
    * checks in a row have found it waiting.
    */
   private record Sighting(long taskStart, long firstCpuNanos, long wallNanos, long cpuNanos, int waiting,
-                          boolean reported) {
+                          long tickNanos, long tickCpuNanos, boolean reported) {
   }
 
   private final Map<Thread, Sighting> sightings = new ConcurrentHashMap<>();
@@ -81,12 +81,15 @@ final class StallDetector {
     Sighting seen = sightings.get(thread);
     if (seen == null || seen.taskStart() != taskStart) {
       // The first sighting of this task gives the baselines for its CPU time, and may be its first wait.
-      sightings.put(thread, new Sighting(taskStart, cpu, now, cpu, waiting == null ? 0 : 1, false));
+      sightings.put(thread, new Sighting(taskStart, cpu, now, cpu, waiting == null ? 0 : 1, now, cpu, false));
       return;
     }
-    int waitingInARow = waiting == null ? 0 : seen.waiting() + 1;
+    // Waiting in a row means: found waiting now and at the last check, and next to no CPU used in between. A loop
+    // that only brushes past a busy monitor (a hot counter shared by several loops) runs between the checks.
+    boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * (now - seen.tickNanos());
+    int waitingInARow = waiting == null ? 0 : idleSinceLastCheck ? seen.waiting() + 1 : 1;
     seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(), waitingInARow,
-        seen.reported());
+        now, cpu, seen.reported());
     sightings.put(thread, seen);
     if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
       return;
@@ -117,7 +120,7 @@ final class StallDetector {
 
   private void markReported(Thread thread, Sighting seen) {
     sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(),
-        seen.waiting(), true));
+        seen.waiting(), seen.tickNanos(), seen.tickCpuNanos(), true));
   }
 
   /** What the loop is waiting for, in words, or null when it is runnable (computing, or descheduled). */
@@ -164,7 +167,8 @@ final class StallDetector {
     }
     long window = now - seen.wallNanos();
     if (cpu - seen.cpuNanos() < MIN_CPU_SHARE * window) {
-      sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, seen.waiting(), false));
+      sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, seen.waiting(),
+          seen.tickNanos(), seen.tickCpuNanos(), false));
       return false;
     }
     return window >= MIN_BUSY_WINDOW_NANOS;
