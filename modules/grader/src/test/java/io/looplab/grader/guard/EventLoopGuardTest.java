@@ -141,6 +141,17 @@ class EventLoopGuardTest {
     assertPasses("usesSecureRandomOnEventLoop");
   }
 
+  @Test
+  @DisplayName("when JUnit's time limit ends a test after a violation, the guard's error travels with the timeout")
+  void violationSurvivesJUnitsTimeout() {
+    Throwable failure = failureOf("stallsThenOverstaysTheTimeLimit");
+    assertInstanceOf(java.util.concurrent.TimeoutException.class, failure, "expected JUnit's timeout: " + failure);
+    boolean attached = java.util.Arrays.stream(failure.getSuppressed()).anyMatch(ViolationError.class::isInstance)
+        || failure.getCause() instanceof ViolationError;
+    assertTrue(attached, "the guard's error should be attached to the timeout (FailureMessages reports it): "
+        + java.util.Arrays.toString(failure.getSuppressed()));
+  }
+
   @RepeatedTest(20)
   @DisplayName("sleeping, reading files and spinning inside executeBlocking are never reported")
   void workerThreadsMayBlock() {
