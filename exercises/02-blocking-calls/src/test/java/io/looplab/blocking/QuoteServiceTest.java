@@ -2,6 +2,7 @@ package io.looplab.blocking;
 
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
+import io.looplab.grader.guard.GivenCode;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
@@ -38,10 +39,15 @@ import static org.junit.jupiter.api.Assertions.fail;
  * tests: any blocking call or long task on an event loop fails the running test, naming the line.
  *
  * <p>The fakes below live inside this test class on purpose: the guard treats every other class of this package
- * as the learner's code, and names the learner's line, not the fake's.
+ * as the learner's code, and names the learner's line, not the fake's; the classes the learner is given are
+ * declared with {@code @GivenCode}, so that a call into them is reported at the learner's call.
  */
 @GradedVertxTest
 @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+@GivenCode(value = LegacyAccounts.class, is = "a synchronous client: it blocks until the old server answers")
+@GivenCode(value = Primes.class, is = "pure CPU work, a few hundred milliseconds of it")
+@GivenCode(value = PriceFeed.class, is = "an asynchronous client")
+@GivenCode(value = RatingService.class, is = "an asynchronous client")
 @DisplayName("02 Blocking calls")
 class QuoteServiceTest {
 

@@ -2,6 +2,8 @@ package io.looplab.offload;
 
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
+import io.looplab.grader.guard.CodeUnderTest;
+import io.looplab.grader.guard.GivenCode;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.leaks.WorkerPools;
 import io.looplab.grader.probe.LagProbe;
@@ -37,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,6 +54,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 @GradedVertxTest
 @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+@GivenCode(value = LegacyDirectory.class, is = "the directory's synchronous client: it blocks until the directory answers")
+@GivenCode(value = PasswordHasher.class, is = "about 100 ms of CPU per call")
 @DisplayName("03 executeBlocking: hash passwords and call a blocking client without freezing the event loop")
 class AccountsVerticleTest {
 
@@ -139,6 +144,7 @@ class AccountsVerticleTest {
   void releaseHeldCalls() {
     // Whatever a test left held, let it finish, so that no worker thread is still parked when Vert.x closes.
     directory.answerAll();
+    hasher.releaseAll();
   }
 
   @Test
@@ -202,6 +208,36 @@ class AccountsVerticleTest {
 
   @Test
   @Order(3)
+  @Points(4)
+  @DisplayName("two passwords are hashed at the same time, on two worker threads: neither hash waits for the other")
+  void independentHashesRunSideBySide(Vertx vertx) {
+    Service service = deploy(vertx);
+    hasher.holdEveryHash();
+
+    Future<HttpResponse<Buffer>> first = service.hash("first password");
+    Future<HttpResponse<Buffer>> second = service.hash("second password");
+    if (!hasher.awaitInFlight(2, WAIT_SECONDS)) {
+      int started = hasher.threads().size();
+      throw new AssertionFailedError(started == 0
+          ? "No hash started within " + WAIT_SECONDS + " s of two POST /hash requests. Call hasher.hash on a "
+              + "worker thread for each request."
+          : "The hashes ran one at a time: the test held the first hash (on thread '" + hasher.threads().get(0)
+              + "'), and after " + WAIT_SECONDS + " s the second had still not started. Two passwords have nothing "
+              + "to do with each other, so they should be hashed side by side, on two worker threads. "
+              + "executeBlocking, on Vert.x or on a WorkerExecutor, is ordered by default: the tasks one context "
+              + "submits run one after the other. Pass ordered=false, as in executeBlocking(() -> ..., false), and "
+              + "give the pool more than one thread.");
+    }
+
+    // The second request is answered first: neither answer may wait for the other.
+    hasher.release("second password");
+    assertHashed(second, "second password", "while the first hash was still in progress");
+    hasher.release("first password");
+    assertHashed(first, "first password", "");
+  }
+
+  @Test
+  @Order(4)
   @Points(6)
   @DisplayName("lookups for two different users run at the same time, and each gets its own answer")
   void independentLookupsRunInParallel(Vertx vertx) {
@@ -229,7 +265,7 @@ class AccountsVerticleTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   @Points(5)
   @DisplayName("lookups run on a named worker pool of at most " + LegacyDirectory.MAX_CONNECTIONS + " threads; "
       + "extra lookups wait for a free thread and are all answered")
@@ -292,7 +328,7 @@ class AccountsVerticleTest {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   @Points(4)
   @DisplayName("when the legacy directory fails, the caller gets HTTP 500 with the directory's reason in the body")
   void directoryFailureReachesTheCallerAs500(Vertx vertx) {
@@ -319,7 +355,7 @@ class AccountsVerticleTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   @Points(3)
   @DisplayName("undeploying the verticle closes its server and its worker pool, and leaves no thread behind")
   void undeployLeavesNothingRunning(Vertx vertx) {
@@ -361,6 +397,16 @@ class AccountsVerticleTest {
     JsonObject json = jsonOf(response, "GET /users/" + userId);
     assertEquals(new JsonObject().put("id", userId).put("name", HeldDirectory.nameOf(userId)), json,
         "GET /users/" + userId + " should answer with that user's id and the directory's name for them");
+  }
+
+  private void assertHashed(Future<HttpResponse<Buffer>> request, String password, String when) {
+    HttpResponse<Buffer> response = awaitResponse(request, HASH_WAIT_SECONDS, "The test let the hash of \"" + password
+        + "\" finish, but POST /hash did not answer within " + HASH_WAIT_SECONDS + " s" + (when.isEmpty() ? ""
+        : " " + when) + ". Answer each request as soon as its own hash completes.");
+    assertEquals(200, response.statusCode(), "POST /hash should answer 200; the body was: " + response.bodyAsString());
+    String hash = jsonOf(response, "POST /hash").getString("hash");
+    require(hash != null && hasher.verify(password, hash), "POST /hash for \"" + password + "\" answered "
+        + response.bodyAsString() + ", which is not a hash of that password: each request must get its own hash.");
   }
 
   private static JsonObject jsonOf(HttpResponse<Buffer> response, String request) {
@@ -414,16 +460,13 @@ class AccountsVerticleTest {
     return pools.keySet().stream().filter(owns).findFirst();
   }
 
-  /** "method() at File.java:line": the first frame of the code under test on this thread's stack, as the guard says it. */
-  private static String learnerLine() {
-    String watched = AccountsVerticleTest.class.getPackageName() + ".";
-    for (StackTraceElement frame : new Throwable().getStackTrace()) {
-      String outer = frame.getClassName().split("\\$")[0];
-      if (frame.getClassName().startsWith(watched) && !outer.endsWith("Test")) {
-        return frame.getMethodName() + "() at " + frame.getFileName() + ":" + frame.getLineNumber();
-      }
-    }
-    return "a place outside " + watched.substring(0, watched.length() - 1);
+  /**
+   * Where the learner's code called the fake that calls this, as the guard says it: "LegacyDirectory.displayName
+   * (...), called from lookUpUser() at AccountsVerticle.java:73".
+   */
+  private static String callSite() {
+    return CodeUnderTest.callSiteHere().map(Object::toString)
+        .orElse("a place outside " + AccountsVerticleTest.class.getPackageName());
   }
 
   /**
@@ -434,6 +477,11 @@ class AccountsVerticleTest {
 
     final PasswordHasher delegate;
     private volatile String eventLoopCall;
+    /** While true, every hash waits until the test releases it (by its password): see {@link #holdEveryHash()}. */
+    private boolean holding;
+    private final Map<String, CountDownLatch> releases = new HashMap<>();
+    private final List<String> inFlight = new ArrayList<>();
+    private final List<String> threads = new ArrayList<>();
 
     RecordingHasher(PasswordHasher delegate) {
       this.delegate = delegate;
@@ -442,10 +490,38 @@ class AccountsVerticleTest {
     @Override
     public String hash(String password) {
       if (Context.isOnEventLoopThread() && eventLoopCall == null) {
-        eventLoopCall = "Event loop stalled: PasswordHasher.hash, about 100 ms of CPU, ran on the event loop (thread "
-            + Thread.currentThread().getName() + "), called from " + learnerLine() + ". While it runs, every other "
+        eventLoopCall = "Event loop stalled: " + callSite() + " (thread " + Thread.currentThread().getName()
+            + "): the hash ran on the event loop. While it runs, every other "
             + "request, timer and answer on that loop waits. Run the hash on a worker thread, with executeBlocking "
             + "or a worker executor, and answer when its future completes.";
+      }
+      CountDownLatch release;
+      synchronized (this) {
+        if (!holding) {
+          return delegate.hash(password);
+        }
+        threads.add(Thread.currentThread().getName());
+        if (Context.isOnEventLoopThread()) {
+          // Refuse at once rather than hold the loop: thrown as an Error, so that no catch of the code hides it.
+          notifyAll();
+          throw new AssertionFailedError(eventLoopCall);
+        }
+        release = releases.computeIfAbsent(password, p -> new CountDownLatch(1));
+        inFlight.add(password);
+        notifyAll();
+      }
+      try {
+        if (!release.await(HASH_WAIT_SECONDS, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the test never released the hash");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while held by the test", e);
+      } finally {
+        synchronized (this) {
+          inFlight.remove(password);
+          notifyAll();
+        }
       }
       return delegate.hash(password);
     }
@@ -459,6 +535,45 @@ class AccountsVerticleTest {
       if (eventLoopCall != null) {
         throw new AssertionFailedError(eventLoopCall);
       }
+    }
+
+    /** From now on, each hash starts, tells the test, and waits until the test releases its password. */
+    synchronized void holdEveryHash() {
+      holding = true;
+    }
+
+    /** Lets the hash of {@code password} go on (now, or as soon as it starts). */
+    synchronized void release(String password) {
+      releases.computeIfAbsent(password, p -> new CountDownLatch(1)).countDown();
+    }
+
+    /** Lets every held hash go on, and stops holding: for the end of a test. */
+    synchronized void releaseAll() {
+      holding = false;
+      releases.values().forEach(CountDownLatch::countDown);
+    }
+
+    /** Waits until {@code n} hashes are in progress at the same time; false if that did not happen in time. */
+    synchronized boolean awaitInFlight(int n, long seconds) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (inFlight.size() < n) {
+        assertNeverOnEventLoop();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
+    }
+
+    synchronized List<String> threads() {
+      return List.copyOf(threads);
     }
   }
 
@@ -491,8 +606,8 @@ class AccountsVerticleTest {
         if (Context.isOnEventLoopThread()) {
           // Refuse at once rather than block: the test then knows for sure, with no race against the guard, and
           // the loop is not held up. Thrown as an Error, like the guard's own, so that no catch of the code hides it.
-          eventLoopCall = "Blocking call on the event loop: LegacyDirectory.displayName, called from " + learnerLine()
-              + " (thread " + thread + "). The directory's client blocks the calling thread until the directory "
+          eventLoopCall = "Blocking call on the event loop: " + callSite() + " (thread " + thread + "). The "
+              + "directory's client blocks the calling thread until the directory "
               + "answers, often for seconds, and an event loop serves every request with one thread: run the call "
               + "on a worker thread, with executeBlocking or a worker executor.";
           notifyAll();

@@ -34,7 +34,7 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    CodeUnderTest.watchPackage(context.getRequiredTestClass().getPackageName());
+    CodeUnderTest.watch(context.getRequiredTestClass());
     GuardServiceProvider.arm();
     String problem = BlockingCallDetector.ensureInstalled();
     if (problem != null) {

@@ -4,18 +4,27 @@ import io.vertx.core.impl.VertxThread;
 import io.vertx.core.internal.threadchecker.BlockedThreadEvent;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Turns Vert.x's blocked-thread checker into a failing check for CPU stalls. The guard sets the checker's limit to
- * half the stall limit and its period to 10 ms, so this handler hears about a long task early, on the checker's own
+ * Turns Vert.x's blocked-thread checker into a failing check for stalls. The guard sets the checker's limit to half
+ * the stall limit and its period to 10 ms, so this handler hears about a long task early, on the checker's own
  * thread, while the loop's stack still shows the learner's line.
  *
- * <p>A task counts as a stall only when it has run for the stall limit <em>and</em> the loop's thread really spent
- * that time on the CPU. On a shared, busy machine a thread can be descheduled, or parked inside the JVM, for a
- * hundred milliseconds without doing anything wrong; wall-clock time alone would blame the learner for that.
+ * <p>A task that has run for the stall limit is a stall when the loop's thread shows evidence that it is the task's
+ * doing, and not the machine's:
+ * <ul>
+ *   <li><b>it waits</b>: on two checks in a row (10 ms apart) it was BLOCKED entering a monitor, WAITING or
+ *       TIMED_WAITING (parked, sleeping), or inside native I/O, below a frame of the learner's code, and it used
+ *       next to no CPU in between. Such a thread needs no CPU evidence of its task; BlockHound misses monitor entry
+ *       and unmarked native I/O, and this is what catches them;</li>
+ *   <li><b>it computes</b>: the thread really spent that time on the CPU. On a shared, busy machine a runnable thread
+ *       can be descheduled for a hundred milliseconds without doing anything wrong; wall-clock time alone would blame
+ *       the learner for that.</li>
+ * </ul>
  */
 final class StallDetector {
 
@@ -29,13 +38,18 @@ final class StallDetector {
   /** How long the loop must have been seen computing, at least, before it is blamed. */
   private static final long MIN_BUSY_WINDOW_NANOS = 15_000_000;
 
+  /** How many checks in a row must find the loop waiting, below the learner's code, before it is blamed. */
+  private static final int MIN_WAITING_SIGHTINGS = 2;
+
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   /**
-   * What was seen of the current long task of each loop: when it started, its CPU time when first seen, and a
-   * moving baseline (wall and CPU time) that restarts whenever the loop is seen waiting rather than computing.
+   * What was seen of the current long task of each loop: when it started, its CPU time when first seen, a moving
+   * baseline (wall and CPU time) that restarts whenever the loop is seen waiting rather than computing, and how many
+   * checks in a row have found it waiting.
    */
-  private record Sighting(long taskStart, long firstCpuNanos, long wallNanos, long cpuNanos, boolean reported) {
+  private record Sighting(long taskStart, long firstCpuNanos, long wallNanos, long cpuNanos, int waiting,
+                          long tickNanos, long tickCpuNanos, boolean reported) {
   }
 
   private final Map<Thread, Sighting> sightings = new ConcurrentHashMap<>();
@@ -56,27 +70,90 @@ final class StallDetector {
     long taskStart = thread.startTime();
     long now = System.nanoTime();
     long cpu = cpuTimeAvailable ? THREADS.getThreadCpuTime(thread.getId()) : -1;
+    // State and stack in one snapshot, so that "BLOCKED" and the frames it is blocked in agree.
+    ThreadInfo info = THREADS.getThreadInfo(thread.getId(), Integer.MAX_VALUE);
+    if (info == null) {
+      return;
+    }
+    StackTraceElement[] stack = info.getStackTrace();
+    int learnerFrame = CodeUnderTest.firstFrameIndex(stack);
+    String waiting = learnerFrame < 0 ? null : waitingEvidence(info, stack);
     Sighting seen = sightings.get(thread);
     if (seen == null || seen.taskStart() != taskStart) {
-      sightings.put(thread, new Sighting(taskStart, cpu, now, cpu, false));
-      return; // the first sighting of this task only gives the baselines for its CPU time
+      // The first sighting of this task gives the baselines for its CPU time, and may be its first wait.
+      sightings.put(thread, new Sighting(taskStart, cpu, now, cpu, waiting == null ? 0 : 1, now, cpu, false));
+      return;
     }
+    // Waiting in a row means: found waiting now and at the last check, and next to no CPU used in between. A loop
+    // that only brushes past a busy monitor (a hot counter shared by several loops) runs between the checks.
+    boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * (now - seen.tickNanos());
+    int waitingInARow = waiting == null ? 0 : idleSinceLastCheck ? seen.waiting() + 1 : 1;
+    seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(), waitingInARow,
+        now, cpu, seen.reported());
+    sightings.put(thread, seen);
     if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
       return;
     }
-    if (cpuTimeAvailable && cpu >= 0 && !isComputing(thread, seen, now, cpu)) {
-      return;
-    }
-    StackTraceElement[] stack = thread.getStackTrace();
-    int learnerFrame = CodeUnderTest.firstFrameIndex(stack);
     if (learnerFrame < 0 || CodeUnderTest.isWarmingUp(stack, learnerFrame)) {
       return; // not the code under test, or the JVM loading classes: ask again on the next tick
     }
-    sightings.put(thread, new Sighting(taskStart, seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(), true));
-    ViolationLog.report(new Violation(Violation.Kind.STALL, thread.getName(),
-        "one task kept the loop busy for " + event.duration() / 1_000_000 + " ms and counting (the limit is "
-            + stallNanos / 1_000_000 + " ms), running " + stack[learnerFrame].getMethodName() + "()",
-        CodeUnderTest.describe(stack[learnerFrame])));
+    String length = event.duration() / 1_000_000 + " ms and counting (the limit is " + stallNanos / 1_000_000 + " ms)";
+    if (waiting != null && waitingInARow >= MIN_WAITING_SIGHTINGS) {
+      markReported(thread, seen);
+      CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, true);
+      String what = "one task kept the loop waiting for " + length + ": it was " + waiting;
+      ViolationLog.report(site.call() == null
+          ? new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what + ", in " + site.method(), site.where())
+          : new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what, site.where(), site.callFrom()));
+      return;
+    }
+    if (waiting != null || cpuTimeAvailable && cpu >= 0 && !isComputing(thread, seen, now, cpu)) {
+      return;
+    }
+    markReported(thread, seen);
+    CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, false);
+    String what = "one task kept the loop busy for " + length;
+    ViolationLog.report(site.call() == null
+        ? new Violation(Violation.Kind.STALL, thread.getName(), what + ", running " + site.method(), site.where())
+        : new Violation(Violation.Kind.STALL, thread.getName(), what, site.where(), site.callFrom()));
+  }
+
+  private void markReported(Thread thread, Sighting seen) {
+    sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(),
+        seen.waiting(), seen.tickNanos(), seen.tickCpuNanos(), true));
+  }
+
+  /** What the loop is waiting for, in words, or null when it is runnable (computing, or descheduled). */
+  static String waitingEvidence(ThreadInfo info, StackTraceElement[] stack) {
+    StackTraceElement top = stack.length == 0 ? null : stack[0];
+    String owner = info.getLockOwnerName() == null ? "" : ", which thread " + info.getLockOwnerName() + " held";
+    String lock = lockInWords(info.getLockName());
+    switch (info.getThreadState()) {
+      case BLOCKED:
+        return "blocked entering a synchronized block or method, waiting for the monitor of " + lock + owner;
+      case WAITING:
+      case TIMED_WAITING:
+        String on = info.getLockName() == null ? "" : ", on " + lock + owner;
+        return "in " + (top == null ? "a wait" : BlockingCalls.describe(top.getClassName() + "." + top.getMethodName()))
+            + on;
+      case RUNNABLE:
+        if (top != null && info.isInNative() && BlockingCalls.isNativeIo(top)) {
+          return "in " + BlockingCalls.describe(top.getClassName() + "." + top.getMethodName());
+        }
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  /** {@code io.looplab.x.Cache$Entry@1b2c} as "a Cache.Entry object (Cache$Entry@1b2c)". */
+  private static String lockInWords(String lockName) {
+    if (lockName == null) {
+      return "an object";
+    }
+    String type = lockName.contains("@") ? lockName.substring(0, lockName.indexOf('@')) : lockName;
+    String simple = type.substring(type.lastIndexOf('.') + 1);
+    return "a " + simple.replace('$', '.') + " object (" + lockName.substring(type.lastIndexOf('.') + 1) + ")";
   }
 
   /**
@@ -90,7 +167,8 @@ final class StallDetector {
     }
     long window = now - seen.wallNanos();
     if (cpu - seen.cpuNanos() < MIN_CPU_SHARE * window) {
-      sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, false));
+      sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, seen.waiting(),
+          seen.tickNanos(), seen.tickCpuNanos(), false));
       return false;
     }
     return window >= MIN_BUSY_WINDOW_NANOS;

@@ -30,8 +30,11 @@ final class FailureMessages {
   }
 
   static String describe(Throwable failure, String testClassName) {
-    if (failure instanceof ViolationError) {
-      return cap(failure.getMessage());
+    ViolationError violation = violationIn(failure, 0);
+    if (violation != null) {
+      // The guard's finding is the cause of whatever followed, even when JUnit's time limit ended the test first
+      // and reported its own TimeoutException, with the guard's error attached as a suppressed exception.
+      return cap(violation.getMessage());
     }
     String text = failure.getMessage() == null || failure.getMessage().isBlank()
         ? failure.getClass().getSimpleName() : failure.getMessage();
@@ -42,6 +45,23 @@ final class FailureMessages {
       text = failure.getClass().getSimpleName() + ": " + text;
     }
     return cap(text + location(failure, testClassName));
+  }
+
+  /** A ViolationError that is {@code failure}, or one of its causes or suppressed exceptions, or null. */
+  private static ViolationError violationIn(Throwable failure, int depth) {
+    if (failure == null || depth > 8) {
+      return null;
+    }
+    if (failure instanceof ViolationError violation) {
+      return violation;
+    }
+    for (Throwable suppressed : failure.getSuppressed()) {
+      ViolationError found = violationIn(suppressed, depth + 1);
+      if (found != null) {
+        return found;
+      }
+    }
+    return failure.getCause() == failure ? null : violationIn(failure.getCause(), depth + 1);
   }
 
   /** The learner's line if their code threw, otherwise the line of the test that checked. */
@@ -67,7 +87,8 @@ final class FailureMessages {
     int dot = testClassName.lastIndexOf('.');
     String pkg = dot < 0 ? "" : testClassName.substring(0, dot + 1);
     String outer = frame.getClassName().split("\\$")[0];
-    return !pkg.isEmpty() && frame.getClassName().startsWith(pkg) && !outer.endsWith("Test") && !outer.endsWith("Tests");
+    return !pkg.isEmpty() && frame.getClassName().startsWith(pkg) && !outer.endsWith("Test") && !outer.endsWith("Tests")
+        && !CodeUnderTest.isGivenClass(frame.getClassName());
   }
 
   private static String cap(String text) {

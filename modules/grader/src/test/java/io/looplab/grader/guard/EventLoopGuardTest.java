@@ -20,6 +20,9 @@ class EventLoopGuardTest {
 
   static Events run(String method) {
     return EngineTestKit.engine("junit-jupiter")
+        // The engine under test does not read junit-platform.properties: pass on its setting that keeps JUnit 5.14
+        // from warning, on every scenario, that vertx-junit5's ScopedObject is a CloseableResource.
+        .configurationParameter("junit.jupiter.extensions.store.close.autocloseable.enabled", "false")
         .selectors(selectMethod(GuardedScenarios.class, method, "io.vertx.core.Vertx,io.vertx.junit5.VertxTestContext"))
         .execute().testEvents();
   }
@@ -49,31 +52,104 @@ class EventLoopGuardTest {
   @Test
   @DisplayName("a 1 ms Thread.sleep on the event loop is reported at the learner's line")
   void sleepIsCaught() {
-    assertViolation("sleepsOnEventLoop", "Blocking call", "java.lang.Thread.sleep", "Misbehaviour.java:", "vert.x-eventloop-thread");
+    assertViolation("sleepsOnEventLoop", "Blocking call", "a sleep (java.lang.Thread.sleep) at Misbehaviour.java:",
+        "vert.x-eventloop-thread");
   }
 
   @Test
   @DisplayName("Files.readString on the event loop is reported")
   void filesReadIsCaught() {
-    assertViolation("readsFileWithFilesOnEventLoop", "Blocking call", "Misbehaviour.java:");
+    assertViolation("readsFileWithFilesOnEventLoop", "Blocking call",
+        "Files.readString, called from readWithFiles() at Misbehaviour.java:", "a file read");
   }
 
   @Test
   @DisplayName("a FileInputStream read on the event loop is reported")
   void streamReadIsCaught() {
-    assertViolation("readsFileWithStreamOnEventLoop", "Blocking call", "Misbehaviour.java:");
+    assertViolation("readsFileWithStreamOnEventLoop", "Blocking call",
+        "a read through a FileInputStream", "(java.io.FileInputStream.read) at Misbehaviour.java:");
   }
 
   @Test
   @DisplayName("a 150 ms CPU spin on the event loop is reported as a stall at the learner's line")
   void spinIsCaught() {
-    assertViolation("spinsOnEventLoop", "Event loop stalled", "Misbehaviour.java:", "spin()");
+    assertViolation("spinsOnEventLoop", "Event loop stalled", "running spin() at Misbehaviour.java:");
   }
 
   @Test
   @DisplayName("an exception that escapes to Vert.x fails the test even though the test itself completed")
   void unhandledExceptionIsCaught() {
     assertViolation("throwsOnEventLoop", "Exception nobody handled", "boom from the handler", "Misbehaviour.java:");
+  }
+
+  @Test
+  @DisplayName("a blocking call inside given code is reported at the learner's call into it, named and described")
+  void blockingCallInGivenCodeNamesTheCall() {
+    assertViolation("callsGivenBlockingCodeOnEventLoop", "Blocking call",
+        "GivenLibrary.fetch (a given library), called from callGivenBlockingCode() at Misbehaviour.java:",
+        "inside it, a sleep (java.lang.Thread.sleep)");
+  }
+
+  @Test
+  @DisplayName("a stall inside given code is reported at the learner's call into it, not at the given code's line")
+  void stallInGivenCodeNamesTheCall() {
+    Throwable failure = failureOf("callsGivenComputationOnEventLoop");
+    assertTrue(failure.getMessage().contains(
+        "Event loop stalled: GivenLibrary.crunch (a given library), called from callGivenComputation() at Misbehaviour.java:"),
+        failure.getMessage());
+    assertTrue(failure.getMessage().contains("busy for"), failure.getMessage());
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("a loop BLOCKED on a monitor that another thread holds is a stall, though it uses no CPU")
+  void monitorContentionIsCaught() {
+    assertViolation("waitsForMonitorOnEventLoop", "Event loop stalled", "kept the loop waiting",
+        "blocked entering a synchronized block", "which thread monitor-holder held", "enterMonitor()",
+        "Misbehaviour.java:");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("a SocketChannel read in blocking mode on the event loop is a blocking call, named at the learner's line")
+  void blockingSocketChannelReadIsCaught() {
+    assertViolation("readsBlockingSocketChannelOnEventLoop", "Blocking call",
+        "SocketChannel.read, called from readBlockingSocketChannel() at Misbehaviour.java:",
+        "in blocking mode", "sun.nio.ch.SocketChannelImpl.read");
+  }
+
+  @Test
+  @DisplayName("connecting a SocketChannel in blocking mode on the event loop is a blocking call")
+  void blockingSocketChannelConnectIsCaught() {
+    assertViolation("connectsBlockingSocketChannelOnEventLoop", "Blocking call",
+        "SocketChannel.open, called from connectBlockingSocketChannel() at Misbehaviour.java:",
+        "sun.nio.ch.SocketChannelImpl.connect");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("Future.await() on the event loop is reported at the learner's line, though a router made it a 500")
+  void awaitOnTheLoopIsCaught() {
+    assertViolation("awaitsInsideRouterOnEventLoop", "Blocking call", "Future.await()",
+        "io.vertx.core.Future.await) at Misbehaviour.java:", "vert.x-eventloop-thread");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("monitors shared briefly with a worker, Vert.x HTTP traffic, non-blocking NIO, composed futures and "
+      + "SecureRandom on the event loop are never reported")
+  void newDetectionsStaySilentOnCleanCode() {
+    assertPasses("sharesMonitorWithWorkerOnEventLoop");
+    assertPasses("usesNonBlockingNioOnEventLoop");
+    assertPasses("composesInsteadOfAwaiting");
+    assertPasses("usesSecureRandomOnEventLoop");
+  }
+
+  @Test
+  @DisplayName("when JUnit's time limit ends a test after a violation, the guard's error travels with the timeout")
+  void violationSurvivesJUnitsTimeout() {
+    Throwable failure = failureOf("stallsThenOverstaysTheTimeLimit");
+    assertInstanceOf(java.util.concurrent.TimeoutException.class, failure, "expected JUnit's timeout: " + failure);
+    boolean attached = java.util.Arrays.stream(failure.getSuppressed()).anyMatch(ViolationError.class::isInstance)
+        || failure.getCause() instanceof ViolationError;
+    assertTrue(attached, "the guard's error should be attached to the timeout (FailureMessages reports it): "
+        + java.util.Arrays.toString(failure.getSuppressed()));
   }
 
   @RepeatedTest(20)
