@@ -123,12 +123,30 @@ public final class Gate<T> {
 
     private final Gate<?> gate;
     private final Runnable completion;
+    private final Runnable beforehand;
     private final Runnable afterwards;
 
     private Release(Gate<?> gate, Runnable completion, Runnable afterwards) {
+      this(gate, completion, null, afterwards);
+    }
+
+    private Release(Gate<?> gate, Runnable completion, Runnable beforehand, Runnable afterwards) {
       this.gate = gate;
       this.completion = completion;
+      this.beforehand = beforehand;
       this.afterwards = afterwards;
+    }
+
+    /**
+     * The same release, preceded on the context, in the same task, by {@code step}: for example a note of which
+     * answer is being delivered, so that a call the continuation makes can be told apart from one made earlier.
+     */
+    public Release beforehand(Runnable step) {
+      Runnable before = beforehand;
+      return new Release(gate, completion, before == null ? step : () -> {
+        before.run();
+        step.run();
+      }, afterwards);
     }
 
     /** The gate this release completes. */
@@ -142,7 +160,7 @@ public final class Gate<T> {
      */
     public Release andThen(Runnable step) {
       Runnable before = afterwards;
-      return new Release(gate, completion, before == null ? step : () -> {
+      return new Release(gate, completion, beforehand, before == null ? step : () -> {
         before.run();
         step.run();
       });
@@ -151,6 +169,9 @@ public final class Gate<T> {
     private void run() {
       if (!gate.isPending()) {
         throw new IllegalStateException("This gate was already released: a gate answers one call, once: " + gate);
+      }
+      if (beforehand != null) {
+        beforehand.run();
       }
       completion.run();
       if (afterwards != null) {
