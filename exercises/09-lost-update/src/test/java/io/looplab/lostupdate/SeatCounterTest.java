@@ -287,8 +287,8 @@ class SeatCounterTest {
             + ". SeatCounter.reserve must fail its future with the check's error.");
 
     List<String> held = LockCensus.heldLocalLocks(vertx);
-    require(held.isEmpty(), "Lock leak: every reservation has answered, and yet " + held + " are "
-        + "still held. The next reservation would wait for them until it times out. Release the lock on every path "
+    require(held.isEmpty(), "Lock leak: every reservation has answered, and yet " + String.join(", ", held)
+        + (held.size() == 1 ? " is" : " are") + " still held. The next reservation would wait for them until it times out. Release the lock on every path "
         + "(a seat, sold out, a no, and a failed check): withLocalLock does it for you, or release it in "
         + "andThen/onComplete, never only in onSuccess.");
 

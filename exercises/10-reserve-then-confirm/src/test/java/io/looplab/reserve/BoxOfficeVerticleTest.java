@@ -691,7 +691,10 @@ class BoxOfficeVerticleTest {
     }
 
     private AssertionFailedError fail(String what) {
-      return new AssertionFailedError(what + " " + story());
+      String sites = payments.inCode();
+      String where = sites.isEmpty() || what.contains("your code called charge") ? ""
+          : " Y" + sites.substring(3, sites.length() - 1) + ".";
+      return new AssertionFailedError(what + where + " " + story());
     }
 
     @Override
