@@ -590,7 +590,13 @@ class SeatCounterTest {
           default -> "answered " + who + "'s check with yes";
         });
       }
-      Gate.releaseTogether(releases);
+      try {
+        Gate.releaseTogether(releases);
+      } catch (IllegalArgumentException checkedFromSeveralContexts) {
+        // The checks were called from different contexts (a design that spreads reservations over verticles): no
+        // single task can answer them all, so they are answered one after another.
+        releases.forEach(Gate::releaseTogether);
+      }
       lastStep = String.join(" and ", words);
       settle();
       int settled = freeSeats();
