@@ -2,7 +2,7 @@ package io.looplab.cli.commands;
 
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
-import io.looplab.cli.engine.Grader;
+import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
@@ -26,7 +26,7 @@ public final class CheckCommand implements Runnable {
     Kit kit = Kit.locate();
     Exercise exercise = kit.find(id);
     Console console = new Console();
-    ExerciseReport report = new Grader(kit, debug).grade(exercise, Target.exercises(kit), console.progress(1, 1));
+    ExerciseReport report = new GradingEngine(kit, debug).grade(exercise, Target.exercises(kit), console.progress(1, 1));
     new Results(kit).save(report);
     console.line(exercise.id() + ": " + exercise.title());
     console.testLines(report, false);

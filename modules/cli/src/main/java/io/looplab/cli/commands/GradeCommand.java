@@ -2,7 +2,7 @@ package io.looplab.cli.commands;
 
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
-import io.looplab.cli.engine.Grader;
+import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Scoreboard;
@@ -48,7 +48,7 @@ public final class GradeCommand implements Runnable {
 
     Console console = new Console();
     console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s"));
-    Grader grader = new Grader(kit, false);
+    GradingEngine grader = new GradingEngine(kit, false);
     Results results = new Results(kit);
     List<ExerciseReport> reports = new ArrayList<>();
     for (int i = 0; i < chosen.size(); i++) {

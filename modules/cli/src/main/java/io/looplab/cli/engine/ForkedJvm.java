@@ -1,5 +1,7 @@
 package io.looplab.cli.engine;
 
+import io.looplab.grader.runner.GradingJvm;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,23 +26,16 @@ final class ForkedJvm {
   record Outcome(boolean timedOut, int exitCode, long droppedBytes) {
   }
 
-  static List<String> command(List<Path> classpath, String mainClass, List<String> args, List<String> sysProps) {
+  /** The grading JVM's command line: its flags, then {@code options}, the class path, the runner and its arguments. */
+  static List<String> command(List<Path> classpath, GradingJvm.Arguments args, List<String> options) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // BlockHound redefines JDK classes and attaches its agent to this very JVM.
-    cmd.add("-XX:+AllowRedefinitionToAddDeleteMethods");
-    cmd.add("-Djdk.attach.allowAttachSelf=true");
-    if (Runtime.version().feature() >= 21) {
-      cmd.add("-XX:+EnableDynamicAgentLoading");
-    }
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-Xshare:auto");
-    cmd.add("-Dfile.encoding=UTF-8");
-    cmd.addAll(sysProps);
+    cmd.addAll(GradingJvm.flags());
+    cmd.addAll(options);
     cmd.add("-cp");
     cmd.add(String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()));
-    cmd.add(mainClass);
-    cmd.addAll(args);
+    cmd.add(GradingJvm.RUNNER);
+    cmd.addAll(args.toList());
     return cmd;
   }
 
@@ -70,12 +65,12 @@ final class ForkedJvm {
 
   /** Tells a waiting JVM to run the tests. */
   void go() {
-    say("go");
+    say(GradingJvm.GO);
   }
 
   /** Tells a waiting JVM that there is nothing to run (the code did not compile), and lets it exit. */
   void cancel() throws InterruptedException {
-    say("stop");
+    say(GradingJvm.STOP);
     if (!process.waitFor(5, TimeUnit.SECONDS)) {
       kill();
     }

@@ -14,7 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -29,7 +28,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * scored report in the given file. It exits explicitly, so that a thread the learner's code left running cannot
  * keep it alive.
  *
- * <p>Usage: {@code GradingMain [--plan-only | --wait-for-go] <test-classes-dir> <report.json> <exercise-id> <title>}.
+ * <p>Its arguments, flags and handshake are defined in {@link GradingJvm}:
+ * {@code GradingMain [--plan-only | --wait-for-go] <test-classes-dir> <report.json> <exercise-id> <title>}.
  * With {@code --plan-only} the tests are only discovered, and the report lists them with their points, unrun. With
  * {@code --wait-for-go} the JVM first gets ready (installs the guard, loads JUnit), then waits for a line on its
  * standard input: {@code go} to run the tests, anything else to exit. The grader starts it that way and compiles
@@ -49,17 +49,16 @@ public final class GradingMain {
 
   public static void main(String[] args) {
     JUNIT_CONTEXT_LOG.setLevel(Level.SEVERE);
-    String mode = args.length > 0 && args[0].startsWith("--") ? args[0] : "";
-    if (!mode.isEmpty()) {
-      args = Arrays.copyOfRange(args, 1, args.length);
-    }
-    boolean planOnly = mode.equals("--plan-only");
-    if (args.length != 4 || !(mode.isEmpty() || planOnly || mode.equals("--wait-for-go"))) {
-      System.err.println("usage: GradingMain [--plan-only | --wait-for-go] <test-classes-dir> <report.json> <exercise-id> <title>");
+    GradingJvm.Arguments arguments;
+    try {
+      arguments = GradingJvm.Arguments.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(GradingJvm.Arguments.usage() + " (" + e.getMessage() + ")");
       System.exit(2);
+      return;
     }
     Launcher launcher = LauncherFactory.create();
-    if (mode.equals("--wait-for-go")) {
+    if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO) {
       EventLoopGuard.warmUp();
       if (!waitForGo()) {
         System.exit(0);
@@ -74,15 +73,15 @@ public final class GradingMain {
           .map(name -> ".*[.#]" + Pattern.quote(name.trim())).toList()));
     }
     LauncherDiscoveryRequest request = builder
-        .selectors(selectClasspathRoots(Set.of(Path.of(args[0]))))
-        .configurationParameter(ScoringListener.REPORT_FILE, args[1])
-        .configurationParameter(ScoringListener.EXERCISE_ID, args[2])
-        .configurationParameter(ScoringListener.EXERCISE_TITLE, args[3])
+        .selectors(selectClasspathRoots(Set.of(arguments.testClasses())))
+        .configurationParameter(ScoringListener.REPORT_FILE, arguments.reportFile().toString())
+        .configurationParameter(ScoringListener.EXERCISE_ID, arguments.exerciseId())
+        .configurationParameter(ScoringListener.EXERCISE_TITLE, arguments.title())
         // One hung test costs its own points, not the whole exercise.
         .configurationParameter("junit.jupiter.execution.timeout.testable.method.default", testTimeout)
         .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
         .build();
-    if (planOnly) {
+    if (arguments.mode() == GradingJvm.Mode.PLAN_ONLY) {
       ScoringListener listing = new ScoringListener();
       TestPlan plan = launcher.discover(request);
       listing.testPlanExecutionStarted(plan);
@@ -96,7 +95,7 @@ public final class GradingMain {
   private static boolean waitForGo() {
     try {
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      boolean go = "go".equals(in.readLine());
+      boolean go = GradingJvm.GO.equals(in.readLine());
       // The tests get an empty standard input, as they would without the handshake.
       System.setIn(new ByteArrayInputStream(new byte[0]));
       return go;

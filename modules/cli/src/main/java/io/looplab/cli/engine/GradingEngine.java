@@ -1,0 +1,237 @@
+package io.looplab.cli.engine;
+
+import io.looplab.grader.runner.GradingJvm;
+import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.InFlightReport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Grades one exercise of one target: compile the target's code, compile the kit's pristine tests against it, run
+ * them in a forked JVM under the exercise's time limit, and turn whatever happened into an {@link ExerciseReport}.
+ * A compile error, a crash or a hang is a result for that exercise, never an error of the grader.
+ */
+public final class GradingEngine {
+
+  /** Told what the grader is doing, for a progress line. */
+  public interface Progress {
+    void update(Exercise exercise, String doing);
+  }
+
+  private final Kit kit;
+  private final SourceCompiler compiler = new SourceCompiler();
+  private final Originals originals;
+  private final boolean debug;
+
+  public GradingEngine(Kit kit, boolean debug) {
+    this.kit = kit;
+    this.originals = Originals.of(kit);
+    this.debug = debug;
+  }
+
+  public ExerciseReport grade(Exercise exercise, Target target, Progress progress) {
+    return grade(exercise, target, progress, List.of());
+  }
+
+  /**
+   * Grades only the test methods named in {@code onlyTests} (all of them when it is empty). The report then lists
+   * only those tests, and its max is theirs. The kit's self-test uses it to run just the test a mutant must fail.
+   */
+  public ExerciseReport grade(Exercise exercise, Target target, Progress progress, List<String> onlyTests) {
+    try {
+      return gradeOrThrow(exercise, target, progress, onlyTests);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private ExerciseReport gradeOrThrow(Exercise exercise, Target target, Progress progress, List<String> onlyTests)
+      throws IOException, InterruptedException {
+    Path work = freshDir(kit.workDir().resolve(target.key()).resolve(exercise.id()));
+    List<Path> libraries = libraries(exercise);
+    Optional<Path> given = target.mainDir(exercise);
+    Originals.Copy main = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
+    Path mainDir = given.isPresent() ? given.get() : main.dir();
+    Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
+    String note = notes(main, tests);
+
+    // The test JVM starts first and gets ready (about a second) while this JVM compiles.
+    Path classes = Files.createDirectories(work.resolve("classes"));
+    Path testClasses = Files.createDirectories(work.resolve("test-classes"));
+    Path reportFile = work.resolve("report.json");
+    Path log = work.resolve("output.log");
+    List<String> options = new ArrayList<>(exercise.jvmOptions());
+    if (debug) {
+      options.add(GradingJvm.debugOption());
+    }
+    if (!onlyTests.isEmpty()) {
+      options.add(GradingJvm.onlyTestsOption(onlyTests));
+    }
+    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
+        GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(), exercise.title()), options);
+    ForkedJvm jvm = ForkedJvm.start(command, log);
+    try {
+      progress.update(exercise, "compiling");
+      SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
+          classes, libraries);
+      if (!compiledMain.ok()) {
+        jvm.cancel();
+        return compileError(exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
+      }
+      SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), testClasses,
+          concat(List.of(classes), libraries));
+      if (!compiledTests.ok()) {
+        jvm.cancel();
+        return compileError(exercise, "The graded tests do not compile against your code: "
+            + compiledTests.firstError() + more(compiledTests) + ". Keep the stub's public classes and method signatures.");
+      }
+      progress.update(exercise, "starting the tests");
+      jvm.go();
+    } catch (RuntimeException | Error e) {
+      jvm.kill();
+      throw e;
+    }
+    long limit = debug ? 1800 : exercise.timeoutSeconds();
+    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(reportFile)));
+    Optional<InFlightReport> written = InFlightReport.read(reportFile);
+    ExerciseReport report = written.map(InFlightReport::report).orElseGet(() -> plan(exercise));
+    String running = written.map(InFlightReport::running).orElse(null);
+    if (outcome.timedOut()) {
+      report.stoppedAtTimeLimit(limit, running);
+    } else if (written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0) {
+      report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
+    }
+    if (note != null) {
+      report.addNote(note);
+    }
+    return report;
+  }
+
+  /**
+   * What the report must say about where the graded code and tests came from: plainly, whenever the kit's working
+   * copy was not used as it is.
+   */
+  private static String notes(Originals.Copy stub, Originals.Copy tests) {
+    List<String> notes = new ArrayList<>();
+    if (stub != null) {
+      notes.add("This exercise is not in the submission, so the kit's original stub was graded"
+          + (stub.changedInWorkingCopy() && stub.recovered() ? " (not the kit's edited copy of it)" : "")
+          + (stub.recovered() ? "." : ": its original could not be recovered (" + stub.whyNot()
+          + "), so the kit's working copy was graded, which differs from it: " + Originals.describe(stub.changed()) + "."));
+    }
+    if (tests.changedInWorkingCopy()) {
+      notes.add(tests.recovered()
+          ? "The kit's copy of the graded tests differs from the original (" + Originals.describe(tests.changed())
+              + "), so the original tests were used."
+          : "The kit's copy of the graded tests differs from the original (" + Originals.describe(tests.changed())
+              + ") and the original could not be recovered (" + tests.whyNot() + "): this grade used the changed tests.");
+    }
+    return notes.isEmpty() ? null : String.join(" ", notes);
+  }
+
+  private static String more(SourceCompiler.Result r) {
+    return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
+  }
+
+  private ExerciseReport compileError(Exercise exercise, String message) {
+    ExerciseReport report = plan(exercise);
+    report.failedToCompile(message);
+    return report;
+  }
+
+  /**
+   * The exercise's tests and points without running them, so that a report keeps the same max whatever happened.
+   * The original tests are compiled against the original stub, which always compiles (the self-test proves it), and
+   * only discovered: a learner's handout needs no solutions/ folder.
+   */
+  ExerciseReport plan(Exercise exercise) {
+    try {
+      Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
+      Path reportFile = dir.resolve("plan.json");
+      Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
+      Originals.Copy stub = originals.of(exercise, Originals.Part.STUB);
+      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis()
+          > Math.max(newest(tests.dir()), newest(stub.dir()))) {
+        return InFlightReport.read(reportFile).orElseThrow().report();
+      }
+      freshDir(dir);
+      List<Path> libraries = libraries(exercise);
+      Path classes = dir.resolve("classes");
+      Path testClasses = dir.resolve("test-classes");
+      // Without git history an edited stub is all there is; the reference solution, where the kit has one, then
+      // stands in, since the plan needs only the tests' names and points.
+      boolean compiled = compiler.compile(stub.java(), stub.resources(), classes, libraries).ok();
+      if (!compiled && Files.isDirectory(kit.solutionSources(exercise))) {
+        compiled = compiler.compile(kit.solutionSources(exercise), null, freshDir(classes), libraries).ok();
+      }
+      if (!compiled || !compiler.compile(tests.java(), tests.resources(), testClasses,
+          concat(List.of(classes), libraries)).ok()) {
+        throw new IllegalStateException("the kit's own stub or tests for " + exercise.id() + " do not compile");
+      }
+      ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
+          GradingJvm.Mode.PLAN_ONLY, testClasses, reportFile, exercise.id(), exercise.title()), List.of()),
+          dir.resolve("output.log"), 60, left -> { });
+      return InFlightReport.read(reportFile).map(InFlightReport::report).orElseThrow(() -> new IllegalStateException(
+          "could not list the tests of " + exercise.id() + "; see " + dir.resolve("output.log")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String testingLine(Path reportFile) {
+    return InFlightReport.read(reportFile).map(r -> "testing " + r.done() + "/" + r.report().tests().size()
+        + (r.running() == null ? "" : ": " + r.running())).orElse("starting the tests");
+  }
+
+  private List<Path> libraries(Exercise exercise) throws IOException {
+    Path file = exercise.classpathFile();
+    if (!Files.exists(file)) {
+      throw new UsageError("the kit is not built yet (" + kit.root().relativize(file) + " is missing): run ./lab "
+          + "again, it builds what it needs, or run mvn -B verify once");
+    }
+    List<Path> paths = new ArrayList<>();
+    for (String entry : Files.readString(file).trim().split(java.io.File.pathSeparator)) {
+      if (!entry.isBlank()) {
+        paths.add(Path.of(entry));
+      }
+    }
+    return paths;
+  }
+
+  private static long newest(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.mapToLong(p -> p.toFile().lastModified()).max().orElse(0);
+    }
+  }
+
+  private static Path freshDir(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
+  private static <T> List<T> concat(List<T> first, List<T> second) {
+    List<T> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+}
