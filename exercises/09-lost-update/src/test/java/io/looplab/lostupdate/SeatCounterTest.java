@@ -18,6 +18,7 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.Timeout;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Order;
@@ -93,6 +94,42 @@ class SeatCounterTest {
 
     Pace(String words) {
       this.words = words;
+    }
+  }
+
+  /**
+   * Runs, once and with the test's own code only, the paths a reservation takes: a local lock, a chain of futures, a
+   * gated call that records its call site, an answer delivered in one go, the lock census. In a cold JVM on a busy
+   * machine the first run of those paths loads and interprets enough classes to look like a stall of the learner's
+   * code; after this, the learner's first reservation costs what it really costs.
+   */
+  @BeforeAll
+  static void warmUpTheJvm() {
+    Vertx vertx = Vertx.vertx();
+    try {
+      GatedDependency<String, Boolean> gated = new GatedDependency<>();
+      Context context = vertx.getOrCreateContext();
+      CompletableFuture<Void> started = new CompletableFuture<>();
+      context.runOnContext(v -> {
+        for (String who : List.of("warm-1", "warm-2")) {
+          Future.succeededFuture(who)
+              .compose(w -> vertx.sharedData().withLocalLock("looplab.warm-up", () -> gated.apply(w).map(ok -> ok)))
+              .transform(done -> Future.succeededFuture(done.succeeded()))
+              .andThen(done -> LockCensus.heldLocalLocks(vertx));
+        }
+        vertx.sharedData().getLocalLockWithTimeout("looplab.warm-up-2", 1_000)
+            .compose(lock -> Future.failedFuture(new AvailabilityServiceDown("warm-up")).andThen(done -> lock.release()))
+            .otherwise(false);
+        started.complete(null);
+      });
+      started.get(WAIT_SECONDS, TimeUnit.SECONDS);
+      Gate.releaseTogether(gated.call(0).opening(true).andThen(() -> io.looplab.grader.sync.CallSite.ofCurrentCall()));
+      gated.call(1).fail(new AvailabilityServiceDown("warm-up"));
+      LockCensus.heldLocalLocks(vertx);
+    } catch (Exception e) {
+      // A warm-up that fails changes nothing in the verdicts: the tests say what they find.
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join();
     }
   }
 
