@@ -2,6 +2,7 @@ package io.looplab.reserve;
 
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
+import io.looplab.grader.leaks.LockCensus;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.sync.EveryOrder;
 import io.looplab.grader.sync.Gate;
@@ -9,11 +10,13 @@ import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.sync.Signal;
 import io.looplab.payments.PaymentDeclinedException;
 import io.looplab.payments.PaymentService;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.junit5.Timeout;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,14 +27,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.opentest4j.AssertionFailedError;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -43,8 +48,10 @@ import java.util.stream.Stream;
  * Grades BoxOfficeVerticle by what its customers see: who is asked to pay, who is answered what and when, and how
  * many seats {@code free()} reports after every step. The payment service is a fake whose every charge stays
  * pending until this test approves or declines it, so "bob books while ada is still paying" is a situation the test
- * creates on purpose, and every order in which the payments can complete is tried. After each step the answers are
- * compared with a model of the show: seats held for customers who are paying, seats sold, seats free.
+ * creates on purpose, and every order in which the payments can complete is tried. Bookings that arrive together are
+ * queued on the box office's event loop in one go, so that each has read the count before any other continues. Every
+ * name is decoded afresh for each request, as a real request's would be. After each step the answers are compared
+ * with a model of the show: seats held for customers who are paying, seats sold, seats free.
  */
 @GradedVertxTest
 @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
@@ -65,6 +72,12 @@ class BoxOfficeVerticleTest {
    */
   private static final long NOT_STUCK_MILLIS = 1_000;
 
+  /** How a payment fails when it is neither approved nor declined: the bank never answered. */
+  private static final String BANK_TIMEOUT = "the bank did not answer within 30 s";
+
+  /** What the payment client throws, when a test makes its call throw instead of failing its future. */
+  private static final String CLIENT_CLOSED = "the payment client is closed";
+
   /** Set when an order of the running test factory found a booking stuck behind a pending payment. */
   private String stuck;
 
@@ -84,6 +97,9 @@ class BoxOfficeVerticleTest {
       } catch (Exception expected) {
         // the failed reply is the point
       }
+      // The fake payment service records where each charge was called from: walk a stack once before the tests do.
+      io.looplab.grader.sync.CallSite.ofCurrentCall();
+      LockCensus.heldLocalLocks(vertx);
     } finally {
       await(vertx.close(), WAIT_MILLIS, "The warm-up Vert.x instance did not close.");
     }
@@ -178,8 +194,43 @@ class BoxOfficeVerticleTest {
         });
   }
 
-  @Test
+  @TestFactory
   @Order(5)
+  @Points(5)
+  @DisplayName("bookings that arrive together take one seat each: with 2 seats and 3 customers at once, two pay and one "
+      + "is refused, in every order of arrival")
+  Stream<DynamicTest> bookingsThatArriveTogetherTakeOneSeatEach() {
+    List<String> customers = List.of("ada", "bob", "cyd");
+    return everyOrder(customers, order -> "2 seats; " + String.join(", ", order) + " book at the same moment; the "
+            + "first one paying is declined; dan and eve book at the same moment",
+        order -> {
+          try (Show show = Show.onItsOwnVertx(2)) {
+            show.bookTogether(order);
+            show.decline(show.payingNow().get(0), "card declined");
+            show.bookTogether(List.of("dan", "eve"));
+            show.approveEveryonePaying();
+          }
+        });
+  }
+
+  @Test
+  @Order(6)
+  @Points(4)
+  @DisplayName("a payment that fails for another reason than a decline, or whose call throws instead of failing its "
+      + "future, gives the seat back and fails the booking")
+  void everyFailedPaymentGivesTheSeatBack() {
+    try (Show show = Show.onItsOwnVertx(2)) {
+      show.book("ada");
+      show.failPayment("ada", new java.util.concurrent.TimeoutException(BANK_TIMEOUT));
+      show.bookWhoseChargeThrows("bob", CLIENT_CLOSED);
+      show.bookAndPay("cyd");
+      show.bookAndPay("dan");
+      show.book("eve");
+    }
+  }
+
+  @Test
+  @Order(7)
   @Points(3)
   @DisplayName("undeploying the box office leaves nothing running")
   void undeployLeavesNothingRunning(Vertx vertx) {
@@ -188,10 +239,10 @@ class BoxOfficeVerticleTest {
         "Deploying BoxOfficeVerticle did not finish within " + WAIT_MILLIS + " ms: start() must complete its future "
             + "once its consumers are registered.");
     // One approved and one declined booking first, so that whatever the verticle creates on those paths exists.
-    Future<Message<String>> ada = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, "ada");
+    Future<Message<String>> ada = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, fresh("ada"));
     payments.awaitCharge("ada").open(null);
     awaitAnswer(ada);
-    Future<Message<String>> bob = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, "bob");
+    Future<Message<String>> bob = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, fresh("bob"));
     payments.awaitCharge("bob").fail(new PaymentDeclinedException("card declined"));
     awaitAnswer(bob);
 
@@ -229,7 +280,7 @@ class BoxOfficeVerticleTest {
   }
 
   /** The steps of a show, and the model they are checked against. */
-  private enum Step { OPENED, HELD, REFUSED, APPROVED, DECLINED }
+  private enum Step { OPENED, HELD, REFUSED, APPROVED, DECLINED, FAILED }
 
   /**
    * One show: a BoxOfficeVerticle with a fake payment service, driven step by step. Each step checks the verticle's
@@ -245,7 +296,7 @@ class BoxOfficeVerticleTest {
     private final String deploymentId;
     private final Set<String> paying = new LinkedHashSet<>();
     private final Set<String> sold = new LinkedHashSet<>();
-    private final Map<String, Future<Message<String>>> replies = new HashMap<>();
+    private final Map<String, Future<Message<String>>> replies = new ConcurrentHashMap<>();
     private final List<String> story = new ArrayList<>();
     private int free;
 
@@ -281,7 +332,7 @@ class BoxOfficeVerticleTest {
       boolean seatLeft = free > 0;
       List<String> othersPaying = List.copyOf(paying);
       story.add(customer + " books");
-      Future<Message<String>> reply = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, customer);
+      Future<Message<String>> reply = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, fresh(customer));
       replies.put(customer, reply);
       reply.onComplete(done -> payments.signal.fire());
       long limit = seatLeft && !othersPaying.isEmpty() ? NOT_STUCK_MILLIS : WAIT_MILLIS;
@@ -294,13 +345,7 @@ class BoxOfficeVerticleTest {
               + "booking answered at once, with no payment: " + describe(reply) + ".");
         }
         if (!charged && !othersPaying.isEmpty()) {
-          throw new BookingStuck(customer + "'s booking did not reach the payment service within " + NOT_STUCK_MILLIS
-              + " ms, while " + names(othersPaying) + "'s payment was still pending, with " + free + " of " + seats
-              + " seats free. It is waiting for that payment to finish: something is held across the slow payment, "
-              + "most likely a lock (withLocalLock, or a Lock released only when charge completes). A payment takes "
-              + "seconds, so every customer queues behind the slowest payment in front of them. Keep the critical "
-              + "section short: check for a seat and take it, release the lock if you use one (on one event loop, "
-              + "code with no await in it cannot be interleaved anyway), and only then call charge. " + story());
+          throw stuck(customer, othersPaying);
         }
         if (!charged) {
           throw fail(customer + "'s booking neither asked for a payment nor answered within " + WAIT_MILLIS
@@ -333,6 +378,26 @@ class BoxOfficeVerticleTest {
         checkFree(Step.REFUSED, customer);
       }
       checkNoEarlyAnswers();
+    }
+
+    /**
+     * {@code customer}'s booking waits for the payment of {@code othersPaying}: says what holds it, from the evidence
+     * (a local lock still held, or none), and what a short critical section looks like.
+     */
+    private BookingStuck stuck(String customer, List<String> othersPaying) {
+      List<String> held = LockCensus.heldLocalLocks(vertx);
+      return new BookingStuck(customer + "'s booking did not reach the payment service within " + NOT_STUCK_MILLIS
+          + " ms, while " + names(othersPaying) + "'s payment was still pending, with " + free + " of " + seats
+          + " seats free. It is waiting for that payment to finish. " + (held.isEmpty()
+          ? "No local lock is held, so something else makes each booking wait for the one before it: the usual "
+            + "causes are a queue or a chain of futures that starts a booking only once the previous one has "
+            + "completed, or a \"busy\" flag that stays set while a customer pays."
+          : capitalised(String.join(", ", held)) + " is held: a lock held across the slow payment (withLocalLock "
+            + "around the payment, or a Lock released only when charge completes).")
+          + " A payment takes seconds, so every customer queues behind the slowest payment in front of them. "
+          + "Keep the critical section short: check for a seat and take it, release the lock if you use one (on "
+          + "one event loop, code with no await in it cannot be interleaved anyway), and only then call charge"
+          + payments.inCode() + ". " + story());
     }
 
     /** Approves {@code customer}'s pending payment: they must be told their seat is booked, at once. */
@@ -394,6 +459,146 @@ class BoxOfficeVerticleTest {
       List.copyOf(paying).forEach(this::approve);
     }
 
+    /** The customers paying right now, in the order they started paying. */
+    List<String> payingNow() {
+      return List.copyOf(paying);
+    }
+
+    /**
+     * The {@code group} book at the same moment: their requests are queued on the box office's event loop in one
+     * task, so that each booking's first step has run before any continuation of another. Exactly as many as there
+     * are free seats must be asked to pay; the others must be refused at once.
+     */
+    void bookTogether(List<String> group) {
+      int seatsLeft = free;
+      story.add(names(group) + " book at the same moment");
+      Context box = contextOfTheBoxOffice();
+      CompletableFuture<Void> sent = new CompletableFuture<>();
+      box.runOnContext(v -> {
+        for (String customer : group) {
+          Future<Message<String>> reply = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, fresh(customer));
+          replies.put(customer, reply);
+          reply.onComplete(done -> payments.signal.fire());
+        }
+        sent.complete(null);
+      });
+      await(Future.fromCompletionStage(sent), WAIT_MILLIS, "The box office's event loop did not run a task within "
+          + WAIT_MILLIS + " ms: is something blocking it?");
+      // The first booking needs one event-bus hop; once one of them pays, the others get the margin of a booking
+      // that must not wait for a pending payment.
+      payments.signal.await(() -> group.stream().anyMatch(c -> payments.chargeOf(c).isPresent()
+          || replies.get(c).isComplete()), WAIT_MILLIS);
+      payments.signal.await(() -> group.stream().allMatch(c -> payments.chargeOf(c).isPresent()
+          || replies.get(c).isComplete()), NOT_STUCK_MILLIS);
+      List<String> charged = group.stream().filter(c -> payments.chargeOf(c).isPresent()).toList();
+      List<String> refused = group.stream().filter(c -> !charged.contains(c)).toList();
+      int shouldPay = Math.min(seatsLeft, group.size());
+      if (charged.size() > shouldPay) {
+        int now = readFree();
+        throw fail(names(group) + " booked at the same moment, with " + seatsLeft + " seat(s) free, and "
+            + (charged.size() == group.size() ? "all " + charged.size() : charged.size() + " of them ("
+            + names(charged) + ")") + " were asked to pay: a seat is being sold twice. free() now answers " + now
+            + ". Each booking decided \"a seat is free\" from a count the others had not yet taken from: between "
+            + "its check and its take there was an await (a lock that was not free at once, a message, a callback), "
+            + "and the other bookings ran in that gap. Check for a free seat and take it in one synchronous step, "
+            + "with no await between them" + payments.inCode() + ".");
+      }
+      List<String> silent = refused.stream().filter(c -> !replies.get(c).isComplete()).toList();
+      if (!silent.isEmpty() && !charged.isEmpty() && charged.size() < shouldPay) {
+        paying.addAll(charged);
+        free -= charged.size();
+        throw stuck(silent.get(0), charged);
+      }
+      for (String customer : refused) {
+        Future<Message<String>> reply = replies.get(customer);
+        if (!reply.isComplete()) {
+          throw fail(customer + " was neither asked to pay nor answered, while " + (charged.isEmpty()
+              ? "nobody was asked to pay either" : names(charged) + (charged.size() == 1 ? " was" : " were")
+              + " asked to pay") + ".");
+        }
+        if (charged.size() < shouldPay) {
+          throw fail(customer + " was answered " + describe(reply) + " without being asked to pay, although " + seatsLeft
+              + " seat(s) were free for " + group.size() + " customers and only " + charged.size() + " of them "
+              + "(" + names(charged) + ") are paying: a seat that is free must be sold.");
+        }
+        if (reply.succeeded() || failureCode(reply) != BoxOfficeVerticle.SOLD_OUT) {
+          throw fail(customer + " should have been refused with SOLD_OUT (" + BoxOfficeVerticle.SOLD_OUT + "), "
+              + "since the other " + charged.size() + " took the " + seatsLeft + " free seat(s), but the booking "
+              + "answered " + describe(reply) + ".");
+        }
+      }
+      free -= charged.size();
+      paying.addAll(charged);
+      story.set(story.size() - 1, names(group) + " book at the same moment; " + (charged.isEmpty() ? "nobody"
+          : names(charged)) + " pay" + (charged.size() == 1 ? "s" : "") + (refused.isEmpty() ? ""
+          : "; " + names(refused) + (refused.size() == 1 ? " is" : " are") + " refused"));
+      checkFree(Step.HELD, names(charged));
+      checkNoEarlyAnswers();
+    }
+
+    /** Fails {@code customer}'s pending payment with {@code error}, which is not a decline: their seat must come back. */
+    void failPayment(String customer, Throwable error) {
+      story.add(customer + "'s payment fails: " + error.getMessage());
+      charge(customer).fail(error);
+      Future<Message<String>> reply = replies.get(customer);
+      payments.signal.await(reply::isComplete, WAIT_MILLIS);
+      if (!reply.isComplete()) {
+        throw fail(customer + "'s payment failed (" + error + "), but " + customer + " had no answer within "
+            + WAIT_MILLIS + " ms: the failure was lost. Let every failure of the payment fail the booking.");
+      }
+      if (reply.succeeded()) {
+        throw fail(customer + "'s payment failed (" + error + "), yet " + customer + " was told \""
+            + reply.result().body() + "\": a seat given away unpaid.");
+      }
+      paying.remove(customer);
+      free++;
+      checkFree(Step.FAILED, customer);
+      checkNoEarlyAnswers();
+    }
+
+    /**
+     * {@code customer} books, and the payment client throws {@code error} when it is called, instead of returning a
+     * future: the booking must fail, and the seat it took must be free again.
+     */
+    void bookWhoseChargeThrows(String customer, String message) {
+      payments.throwFor(customer, message);
+      IllegalStateException error = new IllegalStateException(message);
+      story.add(customer + " books, and the call to charge throws " + error.getClass().getSimpleName() + ": "
+          + error.getMessage());
+      Future<Message<String>> reply = vertx.eventBus().request(BoxOfficeVerticle.BOOK_ADDRESS, fresh(customer));
+      replies.put(customer, reply);
+      reply.onComplete(done -> payments.signal.fire());
+      // A correct booking answers within microseconds of the throw; a second is a wide margin on a busy machine.
+      payments.signal.await(reply::isComplete, NOT_STUCK_MILLIS);
+      boolean called = payments.threw(customer);
+      if (!reply.isComplete()) {
+        throw fail(customer + "'s booking had no answer " + NOT_STUCK_MILLIS + " ms after " + (called
+            ? "the call to charge threw " + error + " instead of failing its future" + payments.thrownFrom(customer)
+            + ". The exception escaped book(), so the reply was never sent and the seat it took stays taken. A "
+            + "client may throw instead of failing its future: make the call inside compose or Future.future (they "
+            + "turn an exception into a failed future), or catch it, and treat it as a failed payment: give the seat "
+            + "back and fail the booking."
+            : "booking; it never called charge."));
+      }
+      if (reply.succeeded()) {
+        throw fail(customer + "'s call to charge threw " + error + ", yet " + customer + " was told \""
+            + reply.result().body() + "\": a seat given away unpaid.");
+      }
+      if (called) {
+        checkFree(Step.FAILED, customer);
+      } else {
+        checkFree(Step.REFUSED, customer);
+      }
+      checkNoEarlyAnswers();
+    }
+
+    /** The context the box office was deployed on, where its consumers receive their messages. */
+    private Context contextOfTheBoxOffice() {
+      Set<Context> contexts = ((VertxInternal) vertx).deploymentManager().deployment(deploymentId).deployment()
+          .contexts();
+      return contexts.iterator().next();
+    }
+
     private Gate<Void> charge(String customer) {
       return payments.chargeOf(customer).orElseThrow(() -> new IllegalStateException("no charge for " + customer));
     }
@@ -429,6 +634,13 @@ class BoxOfficeVerticleTest {
             : "After " + customer + " was refused (sold out), " + count + ": a refusal must not take a seat.");
         case APPROVED -> throw fail("After " + customer + "'s payment was approved, " + count + ". An approved "
             + "payment changes nothing in the count: the seat was already taken when " + customer + " booked.");
+        case FAILED -> throw fail(actual > free
+            ? "After " + customer + "'s payment failed, " + count + ": the failure gave back more than the one seat "
+                + customer + " held. Give it back exactly once."
+            : "After " + customer + "'s payment failed, " + count + ": " + customer + "'s seat was not given back. "
+                + "A payment can fail in more ways than a decline (a timeout, a client error, a call that throws): "
+                + "undo the reservation on every failure of the payment, whatever the exception, with free++ in one "
+                + "place.");
         case DECLINED -> throw fail(actual > free
             ? "After " + customer + "'s payment was declined, " + count + ": the decline gave back more than the "
                 + "one seat " + customer + " held, so seats that are held or sold look free, and will be sold "
@@ -482,7 +694,10 @@ class BoxOfficeVerticleTest {
     }
 
     private AssertionFailedError fail(String what) {
-      return new AssertionFailedError(what + " " + story());
+      String sites = payments.inCode();
+      String where = sites.isEmpty() || what.contains("your code called charge") ? ""
+          : " Y" + sites.substring(3, sites.length() - 1) + ".";
+      return new AssertionFailedError(what + where + " " + story());
     }
 
     @Override
@@ -517,11 +732,42 @@ class BoxOfficeVerticleTest {
     /** Fired when a charge is made or a reply arrives, so that the test can wait for either. */
     final Signal signal = new Signal();
 
+    private final Map<String, String> throwing = new ConcurrentHashMap<>();
+    /** Where the learner's code made each call that threw, by customer. */
+    private final Map<String, String> thrownFrom = new ConcurrentHashMap<>();
+
     @Override
     public Future<Void> charge(String customer) {
+      String message = throwing.get(customer);
+      if (message != null) {
+        thrownFrom.put(customer, io.looplab.grader.sync.CallSite.ofCurrentCall().orElse("(unknown)"));
+        signal.fire();
+        throw new IllegalStateException(message); // created here, so that its stack shows the learner's call
+      }
       Future<Void> outcome = gated.apply(customer);
       signal.fire();
       return outcome;
+    }
+
+    /** Makes the call to charge {@code customer} throw an IllegalStateException, instead of returning a future. */
+    void throwFor(String customer, String message) {
+      throwing.put(customer, message);
+    }
+
+    boolean threw(String customer) {
+      return thrownFrom.containsKey(customer);
+    }
+
+    String thrownFrom(String customer) {
+      String site = thrownFrom.get(customer);
+      return site == null || site.equals("(unknown)") ? "" : " (called from " + site + ")";
+    }
+
+    /** Where the learner's code called charge, as " (your code called charge from book() at ...)", or "". */
+    String inCode() {
+      Set<String> sites = new LinkedHashSet<>();
+      gated.calledSoFar().forEach(g -> g.callSite().ifPresent(sites::add));
+      return sites.isEmpty() ? "" : " (your code called charge from " + String.join(" and ", sites) + ")";
     }
 
     List<Gate<Void>> gates() {
@@ -537,6 +783,18 @@ class BoxOfficeVerticleTest {
       return chargeOf(customer).orElseThrow(() -> new AssertionFailedError(customer + "'s booking did not reach "
           + "the payment service within " + WAIT_MILLIS + " ms, with nobody else booking."));
     }
+  }
+
+  /**
+   * The name as a request delivers it: a new String, decoded from bytes, never the test's literal. Code that tells
+   * customers apart by identity ({@code ==}, {@code synchronized} on the name) sees what it would see in production.
+   */
+  static String fresh(String name) {
+    return new String(name.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+  }
+
+  private static String capitalised(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
 
   private static String names(java.util.Collection<String> customers) {

@@ -68,12 +68,23 @@ public class BoxOfficeVerticle extends VerticleBase {
     free--; // reserve: from now on the seat is held for this customer, and nobody else can take it
     // FIX: the slow part runs outside the critical section, with nothing held. While this customer pays, the next
     // booking runs the lines above straight away: it takes another seat, or is refused at once when none is left.
-    return payments.charge(customer)
-        // FIX: a declined payment undoes exactly what this booking did: one free++, here and nowhere else. Not
+    return charge(customer)
+        // FIX: a failed payment undoes exactly what this booking did: one free++, here and nowhere else. Not
         // "free = the value before", since other customers may have taken seats since, and not on a refusal above,
-        // which took nothing. The callback runs on this event loop, where the payment client completes its future.
+        // which took nothing. Every failure counts, not only a PaymentDeclinedException: a timeout, or a client
+        // error, leaves the seat unpaid just the same. The callback runs on this event loop, where the payment
+        // client completes its future.
         .onFailure(declined -> free++)
         .map(approved -> "seat booked for " + customer);
+  }
+
+  /**
+   * The payment, as a future in every case. FIX: a client can throw instead of failing its future (a closed
+   * connection, a bad argument); an exception thrown here would escape book() after the seat was taken, and the
+   * customer would never hear back. Future.future turns it into a failed future, which the rollback above handles.
+   */
+  private Future<Void> charge(String customer) {
+    return Future.future(promise -> payments.charge(customer).onComplete(promise));
   }
 
   private static int failureCode(Throwable err) {

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -23,9 +24,13 @@ public final class GatedDependency<A, T> implements Function<A, Future<T>> {
   private final List<Gate<T>> gates = new ArrayList<>();
   private final Signal called = new Signal();
 
+  /**
+   * Makes a call: hands back the future of a new {@link Gate}, pending until the test releases it. Records where the
+   * code under test made the call ({@link #callSite(int)}, {@link Gate#callSite()}).
+   */
   @Override
   public Future<T> apply(A argument) {
-    Gate<T> gate = new Gate<>(argument);
+    Gate<T> gate = new Gate<>(argument, CallSite.ofCurrentCall().orElse(null));
     synchronized (gates) {
       gates.add(gate);
     }
@@ -74,6 +79,24 @@ public final class GatedDependency<A, T> implements Function<A, Future<T>> {
     synchronized (gates) {
       return gates.size();
     }
+  }
+
+  /**
+   * Where the code under test was when it made call number {@code index} (from 0): the learner's method and line, as
+   * {@code "reserve() at SeatCounter.java:41"}, decided as the guard decides it ({@link CallSite}). Empty when no
+   * frame of the code under test was on the stack. Does not wait: the call must have been made.
+   *
+   * @throws IndexOutOfBoundsException if fewer calls have been made
+   */
+  public Optional<String> callSite(int index) {
+    synchronized (gates) {
+      return gates.get(index).callSite();
+    }
+  }
+
+  /** The call sites of every call made so far, in call order ({@code "(unknown)"} where none was found). */
+  public List<String> callSites() {
+    return calledSoFar().stream().map(g -> g.callSite().orElse("(unknown)")).toList();
   }
 
   /** The gate for call number {@code index} (from 0), waiting for that call if it has not happened yet. */

@@ -70,6 +70,44 @@ class GatedDependencyTest {
   }
 
   @Test
+  @DisplayName("releaseTogether opens gates in one task: each continuation's first step runs before any queued step")
+  void releaseTogetherOverlapsTheContinuations() {
+    GatedDependency<String, Integer> check = new GatedDependency<>();
+    List<String> log = new CopyOnWriteArrayList<>();
+    vertx.runOnContext(v -> {
+      for (String who : List.of("A", "B")) {
+        check.apply(who).onSuccess(n -> {
+          log.add("read " + who);
+          vertx.runOnContext(later -> log.add("write " + who));
+        });
+      }
+    });
+    List<Gate<Integer>> gates = check.awaitCalls(2);
+    Gate.releaseTogether(gates.get(1).opening(2).andThen(() -> log.add("after B")), gates.get(0).opening(1));
+    // the writes were queued as tasks of their own, after the task that opened both gates
+    assertEquals(List.of("read B", "after B", "read A"), log.subList(0, 3));
+    assertFalse(gates.get(0).isPending());
+    assertThrows(IllegalStateException.class, () -> Gate.releaseTogether(gates.get(0).opening(3)),
+        "a gate answers once");
+  }
+
+  @Test
+  @DisplayName("releaseTogether passes on what a step of the test throws, and fails gates as asked")
+  void releaseTogetherReportsTheTestsFailures() {
+    GatedDependency<String, Integer> check = new GatedDependency<>();
+    List<Throwable> errors = new CopyOnWriteArrayList<>();
+    vertx.runOnContext(v -> check.apply("A").onFailure(errors::add));
+    IllegalStateException boom = new IllegalStateException("down");
+    Gate<Integer> gate = check.call(0);
+    AssertionError fromTheTest = assertThrows(AssertionError.class, () -> Gate.releaseTogether(
+        gate.failing(boom).andThen(() -> {
+          throw new AssertionError("the test's own check");
+        })));
+    assertEquals("the test's own check", fromTheTest.getMessage());
+    assertEquals(List.of(boom), errors);
+  }
+
+  @Test
   @DisplayName("a Signal wakes its waiter as soon as the condition holds, and gives up after the bound otherwise")
   void signalWakesOnChange() {
     Signal signal = new Signal();

@@ -1,0 +1,62 @@
+package io.looplab.grader.sync;
+
+import io.looplab.grader.guard.CodeUnderTest;
+
+import java.util.Optional;
+
+/**
+ * Where the code under test was when it made a call: the first frame of the learner's code on the calling thread's
+ * stack, as {@code "reserve() at SeatCounter.java:41"}. A race leaves no stack trace that points at the learner, so a
+ * fake dependency records this for each call it receives, and a message can name the learner's method that was
+ * running beside the test's own line. "The learner's code" is decided by {@link CodeUnderTest}, as for the guard's
+ * reports: the classes of the test's package other than the test classes and the classes nested in them.
+ */
+public final class CallSite {
+
+  private CallSite() {
+  }
+
+  /**
+   * The learner's frame nearest to the caller on the current thread's stack, described as
+   * {@code "method() at File.java:line"}; empty when no frame of the code under test is on the stack (the call came
+   * from the test itself, from a library, or the guard is not watching a package).
+   */
+  public static Optional<String> ofCurrentCall() {
+    return of(new Throwable().getStackTrace());
+  }
+
+  /** The first frame of the code under test in {@code stack}, described as in {@link #ofCurrentCall()}. */
+  public static Optional<String> of(StackTraceElement[] stack) {
+    for (StackTraceElement frame : stack) {
+      if (CodeUnderTest.firstFrame(new StackTraceElement[] {frame}).isPresent()) {
+        return Optional.of(describe(frame));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** {@code "reserve() at SeatCounter.java:41"}, or {@code "a lambda in reserve() at SeatCounter.java:44"}. */
+  static String describe(StackTraceElement frame) {
+    return methodOf(frame) + " at " + CodeUnderTest.describe(frame);
+  }
+
+  private static String methodOf(StackTraceElement frame) {
+    String method = frame.getMethodName();
+    if (method.startsWith("lambda$")) {
+      // javac names a lambda lambda$<enclosing method>$<n>
+      String[] parts = method.split("\\$");
+      String enclosing = parts.length > 1 ? parts[1] : "";
+      return "a lambda in " + nameOf(enclosing, frame);
+    }
+    return nameOf(method, frame);
+  }
+
+  private static String nameOf(String method, StackTraceElement frame) {
+    String simpleClass = frame.getClassName().substring(frame.getClassName().lastIndexOf('.') + 1);
+    return switch (method) {
+      case "<init>", "new" -> "the constructor of " + simpleClass;
+      case "<clinit>", "static" -> "the static initialiser of " + simpleClass;
+      default -> method + "()";
+    };
+  }
+}

@@ -1,0 +1,68 @@
+package io.looplab.grader.sync.callsite;
+
+import io.looplab.grader.GradedVertxTest;
+import io.looplab.grader.sync.CallSite;
+import io.looplab.grader.sync.GatedDependency;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A gated call records the learner's method and line that made it, as the guard decides "the learner's code": this
+ * test's package is watched, {@link LearnerCode} is the learner's, and this class and its nested fake are not.
+ */
+@GradedVertxTest
+class CallSiteTest {
+
+  /** A fake nested in the test, as the exercises' fakes are: its frames are never the learner's. */
+  static final class NestedFake {
+    final GatedDependency<String, Integer> gated = new GatedDependency<>();
+
+    io.vertx.core.Future<Integer> call(String key) {
+      return gated.apply(key);
+    }
+  }
+
+  @Test
+  @DisplayName("each call records the first frame of the learner's code: the method, or the lambda's method, and its line")
+  void recordsTheLearnersFrame(Vertx vertx) throws Exception {
+    NestedFake fake = new NestedFake();
+    LearnerCode learner = new LearnerCode(fake::call);
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    vertx.runOnContext(v -> {
+      learner.direct("a");
+      learner.chained("b");
+      done.complete(null);
+    });
+    done.get(5, TimeUnit.SECONDS);
+
+    assertEquals(Optional.of("direct() at LearnerCode.java:20"), fake.gated.callSite(0));
+    assertEquals(Optional.of("a lambda in chained() at LearnerCode.java:24"), fake.gated.callSite(1));
+    assertEquals(fake.gated.callSite(1), fake.gated.call(1).callSite());
+    assertEquals(List.of("direct() at LearnerCode.java:20", "a lambda in chained() at LearnerCode.java:24"),
+        fake.gated.callSites());
+    fake.gated.calledSoFar().forEach(g -> g.open(1));
+  }
+
+  @Test
+  @DisplayName("a call made by the test itself has no learner's call site")
+  void testCallsHaveNone(Vertx vertx) throws Exception {
+    NestedFake fake = new NestedFake();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    vertx.runOnContext(v -> {
+      fake.call("x");
+      done.complete(null);
+    });
+    done.get(5, TimeUnit.SECONDS);
+    assertEquals(Optional.empty(), fake.gated.callSite(0));
+    assertEquals(Optional.empty(), CallSite.ofCurrentCall());
+    fake.gated.call(0).open(0);
+  }
+}

@@ -1,0 +1,26 @@
+package io.looplab.grader.sync.callsite;
+
+import io.vertx.core.Future;
+
+import java.util.function.Function;
+
+/**
+ * Stands for a learner's class: a top-level class of the test's package that is not a test, so the guard's
+ * {@code CodeUnderTest} counts its frames as the learner's. It calls a dependency directly, and from a lambda.
+ */
+public class LearnerCode {
+
+  private final Function<String, Future<Integer>> dependency;
+
+  public LearnerCode(Function<String, Future<Integer>> dependency) {
+    this.dependency = dependency;
+  }
+
+  public Future<Integer> direct(String key) {
+    return dependency.apply(key); // line 20: the direct call
+  }
+
+  public Future<Integer> chained(String key) {
+    return Future.succeededFuture(key).compose(k -> dependency.apply(k)); // line 24: the call from a lambda
+  }
+}
