@@ -78,4 +78,24 @@ class RacesTest {
     vertx.cancelTimer(timer);
     assertEquals(List.of(), PendingTimers.of(vertx));
   }
+
+  static final class Counts {
+    static final String NAME = "constant";
+    static volatile long total;
+    static final java.util.concurrent.atomic.AtomicLong atomic = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.Map<String, Long> pages = new java.util.HashMap<>();
+  }
+
+  @Test
+  @DisplayName("state fields say what each field holds, without constants")
+  void stateFields() {
+    List<StateFields.StateField> fields = StateFields.of(Counts.class, List.of(new Counts()));
+    assertEquals(List.of("total", "atomic", "pages"), fields.stream().map(StateFields.StateField::name).toList());
+    assertEquals("the static volatile long field total of Counts", fields.get(0).describe());
+    assertTrue(fields.get(0).isPrimitiveNumber());
+    assertEquals("the static field atomic of Counts (an AtomicLong)", fields.get(1).describe());
+    assertEquals("the field pages of Counts (a HashMap)", fields.get(2).describe());
+    assertTrue(StateFields.holding(fields, java.util.HashMap.class).isPresent());
+    assertEquals("pages", StateFields.holding(fields, java.util.Map.class).get().name());
+  }
 }
