@@ -45,7 +45,15 @@ public final class StateFields {
     public String describe() {
       String modifiers = (isStatic ? "static " : "") + (isVolatile ? "volatile " : "");
       return isPrimitiveNumber() ? "the " + modifiers + declared.getName() + " field " + name + " of " + owner
-          : "the " + modifiers + "field " + name + " of " + owner + " (" + article(kind().getSimpleName()) + ")";
+          : "the " + modifiers + "field " + name + " of " + owner + " (" + article(typeName()) + ")";
+    }
+
+    /** The value's class, unless it is a library's internal one (LocalMapImpl): then the declared type. */
+    private String typeName() {
+      Class<?> kind = kind();
+      boolean internal = kind.getName().contains(".impl.") || kind.getSimpleName().endsWith("Impl")
+          || kind.isAnonymousClass() || kind.isSynthetic();
+      return (internal ? declared : kind).getSimpleName();
     }
 
     private static String article(String noun) {
