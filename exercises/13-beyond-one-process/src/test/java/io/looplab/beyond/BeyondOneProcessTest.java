@@ -305,12 +305,17 @@ class BeyondOneProcessTest {
     writesAppliedAtOnce = true;
     heldReads = new GatedDependency<>();
     String soldOut = newLedgerShow(0);
-    CompletableFuture<String> ada = nodes.a.ask("reserve " + soldOut + " ada");
-    open(heldReads.awaitCalls(1, WAIT.toMillis()).get(0));
+    CompletableFuture<String> ada = reserve(nodes.a, soldOut, "ada");
+    if (!callOrAnswer(heldReads, 1, ada, WAIT.toMillis(), "ada's reservation on node A never made its ledger read "
+        + "(waited " + WAIT.toSeconds() + " s), although nobody else was reserving." + whatCameBefore())) {
+      throw new AssertionFailedError("ada's reservation on node A answered " + answerOf(ada) + " without reading "
+          + "the ledger." + whatCameBefore());
+    }
+    open(heldReads.awaitCalls(1).get(0));
     Outcome<Boolean> adaGot = answerOf(ada);
     require(Outcome.of(false).equals(adaGot), "ada (node A) should hear false for a sold-out show, but got "
         + adaGot + ".");
-    CompletableFuture<String> bob = nodes.b.ask("reserve " + soldOut + " bob");
+    CompletableFuture<String> bob = reserve(nodes.b, soldOut, "bob");
     require(heldReads.arrivesWithin(2, STUCK_MILLIS), "Cluster lock leak: after node A answered 'sold out', node B "
         + "waited " + STUCK_MILLIS + " ms and never got to read the ledger. The lock node A took was not released on "
         + "that path, and every node now waits for it until its timeout. Let go of the lock on every way out (withLock "
@@ -319,12 +324,12 @@ class BeyondOneProcessTest {
     answerOf(bob);
 
     String show = newLedgerShow(5);
-    CompletableFuture<String> cyd = nodes.a.ask("reserve " + show + " cyd");
+    CompletableFuture<String> cyd = reserve(nodes.a, show, "cyd");
     heldReads.awaitCalls(3, WAIT.toMillis()).get(2).fail(new IllegalStateException("the ledger service is down"));
     Outcome<Boolean> cydGot = answerOf(cyd);
     require(cydGot.error() != null || Outcome.of(false).equals(cydGot), "cyd (node A) should get a failure when "
         + "the ledger cannot be read, but got " + cydGot + ".");
-    CompletableFuture<String> dan = nodes.b.ask("reserve " + show + " dan");
+    CompletableFuture<String> dan = reserve(nodes.b, show, "dan");
     require(heldReads.arrivesWithin(4, STUCK_MILLIS), "Cluster lock leak: after node A's ledger read failed, node B "
         + "waited " + STUCK_MILLIS + " ms and never got to read the ledger. A failure is a way out too: the lock must "
         + "be released when the read fails (withLock releases it whatever the block's future does).");
@@ -390,10 +395,10 @@ class BeyondOneProcessTest {
    */
   private static <A, T> Race race(Nodes nodes, String show, int[] order, GatedDependency<A, T> calls, String call,
       Function<A, T> answer, GatedDependency<LedgerWrite, Void> writes) {
-    CompletableFuture<String> ada = nodes.a.ask("reserve " + show + " ada");
+    CompletableFuture<String> ada = reserve(nodes.a, show, "ada");
     awaitCall(calls, 1, ada, "ada's (node A)", call, WAIT.toMillis(), "ada's reservation on node A never made its "
-        + call + " (waited " + WAIT.toSeconds() + " s).");
-    CompletableFuture<String> bob = nodes.b.ask("reserve " + show + " bob");
+        + call + " (waited " + WAIT.toSeconds() + " s), although nobody else was reserving." + whatCameBefore());
+    CompletableFuture<String> bob = reserve(nodes.b, show, "bob");
     boolean overlapped = calls.arrivesWithin(2, TURN_MILLIS);
     boolean readDuringWrite = false;
     String releases;
@@ -470,7 +475,7 @@ class BeyondOneProcessTest {
       String whose, String call, long millis, String ifNever) {
     if (!callOrAnswer(calls, n, reservation, millis, ifNever)) {
       throw new AssertionFailedError(whose + " reservation answered " + answerOf(reservation) + " without making "
-          + "its " + call + ", although a seat was free.");
+          + "its " + call + ", although a seat was free." + whatCameBefore());
     }
   }
 
@@ -642,26 +647,99 @@ class BeyondOneProcessTest {
 
   // ---- Assertions ----------------------------------------------------------------------------------------------------
 
+  /** Every reservation the test asked for, with who asked on which node: for messages. */
+  private static final Map<CompletableFuture<String>, String> reservations = new ConcurrentHashMap<>();
+  private static final Map<CompletableFuture<String>, String> answered = new ConcurrentHashMap<>();
+  private static final List<NodeProcess> nodesAsked = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** The reservations answered so far, in the order the test saw their answers: evidence for messages. */
+  private record Answered(CompletableFuture<String> answer, String label, Outcome<Boolean> outcome) {
+  }
+
+  private static final List<Answered> answeredInOrder = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private static CompletableFuture<String> reserve(NodeProcess node, String show, String who) {
+    CompletableFuture<String> answer = node.ask("reserve " + show + " " + who);
+    reservations.put(answer, who + "'s reservation of " + show + " on " + node.name());
+    if (!nodesAsked.contains(node)) {
+      nodesAsked.add(node);
+    }
+    return answer;
+  }
+
+  /**
+   * What the test can tell about a reservation that does not move: the one answered before it, and the local locks
+   * each node holds now. A cluster lock cannot be listed from here, so a refusal just before is named as a lead.
+   */
+  static String whatCameBefore() {
+    StringBuilder text = new StringBuilder();
+    int failedSince = 0;
+    Answered lastAnswer = null;
+    for (int i = answeredInOrder.size() - 1; i >= 0; i--) {
+      Answered a = answeredInOrder.get(i);
+      if (!a.outcome().isFailure()) {
+        lastAnswer = a;
+        break;
+      }
+      failedSince++;
+    }
+    if (lastAnswer != null) {
+      boolean refusal = Outcome.of(false).equals(lastAnswer.outcome());
+      text.append(" The last reservation that got an answer other than a failure was ").append(lastAnswer.label())
+          .append(", answered ").append(lastAnswer.outcome()).append(refusal ? " (a refusal: if the lock it took "
+          + "was not released on that way out, every later reservation that needs that lock waits for it)" : "")
+          .append(failedSince > 0 ? "; " + failedSince + " reservation(s) failed after it" : "").append(".");
+    }
+    for (NodeProcess node : nodesAsked) {
+      try {
+        String held = node.ask("locks").get(2, TimeUnit.SECONDS);
+        if (!held.equals("none")) {
+          text.append(" ").append(node.name()).append(" holds the local lock(s) ").append(held).append(".");
+        }
+      } catch (Exception e) {
+        // Only evidence for a message: a node that cannot say is left out.
+      }
+    }
+    return text.toString();
+  }
+
   /** Waits for a node's answer to a reserve command: true, false, or the failure the node reported. */
   private static Outcome<Boolean> answerOf(CompletableFuture<String> answer) {
+    String label = reservations.getOrDefault(answer, answered.getOrDefault(answer, "a reservation"));
     try {
-      return Outcome.of(Boolean.parseBoolean(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+      Outcome<Boolean> outcome = Outcome.of(Boolean.parseBoolean(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+      noteAnswered(answer, label, outcome);
+      return outcome;
     } catch (ExecutionException e) {
       if (e.getCause() instanceof NodeProcess.NodeError error) {
-        return Outcome.failed(error);
+        Outcome<Boolean> outcome = Outcome.failed(error);
+        noteAnswered(answer, label, outcome);
+        return outcome;
       }
       throw e.getCause() instanceof AssertionFailedError a ? a : new AssertionFailedError(e.getCause().toString());
     } catch (TimeoutException e) {
-      throw new AssertionFailedError("A reservation did not answer within " + WAIT.toSeconds() + " s. Is it "
-          + "waiting for a lock that is never released, or for a future that is never completed?");
+      throw new AssertionFailedError(capitalised(label) + " did not answer within " + WAIT.toSeconds() + " s."
+          + whatCameBefore() + " The usual causes: a lock that is never released on some way out (a refusal, a "
+          + "failure), or a future that is never completed.");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
   }
 
+  /** Notes the first time the test sees a reservation's answer: the last one noted is the latest to answer. */
+  private static void noteAnswered(CompletableFuture<String> answer, String label, Outcome<Boolean> outcome) {
+    if (reservations.remove(answer) != null) {
+      answeredInOrder.add(new Answered(answer, label, outcome));
+      answered.put(answer, label);
+    }
+  }
+
+  private static String capitalised(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+  }
+
   private static void expect(NodeProcess node, String show, String who, Outcome<Boolean> expected, String why) {
-    Outcome<Boolean> got = answerOf(node.ask("reserve " + show + " " + who));
+    Outcome<Boolean> got = answerOf(reserve(node, show, who));
     require(expected.equals(got), who + "'s reservation on " + node.name() + " should answer " + expected + " ("
         + why + "), but it answered " + got + ".");
   }
