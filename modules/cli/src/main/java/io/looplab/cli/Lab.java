@@ -4,6 +4,7 @@ import io.looplab.cli.commands.CheckCommand;
 import io.looplab.cli.commands.GradeCommand;
 import io.looplab.cli.commands.HintCommand;
 import io.looplab.cli.commands.ListCommand;
+import io.looplab.cli.commands.OriginalsCommand;
 import io.looplab.cli.engine.UsageError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ import java.nio.file.Path;
 /** The {@code lab} command: list, check, hint and grade. Exit status 0 when it ran, 2 for bad usage or input. */
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
-    subcommands = {ListCommand.class, CheckCommand.class, HintCommand.class, GradeCommand.class},
+    subcommands = {ListCommand.class, CheckCommand.class, HintCommand.class, GradeCommand.class, OriginalsCommand.class},
     footer = {"", "Start with: ./lab list, then ./lab check <id>. Stuck? ./lab hint <id>."})
 public final class Lab implements Runnable {
 

@@ -6,13 +6,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,7 +32,7 @@ final class Gradings {
     t.setDaemon(true);
     return t;
   });
-  private static final Map<String, Future<Timed>> started = new ConcurrentHashMap<>();
+  private static final Map<String, CompletableFuture<Timed>> started = new ConcurrentHashMap<>();
   private static final Path TIMINGS = Path.of("target", "selftest-gradings.tsv");
 
   static {
@@ -48,14 +50,44 @@ final class Gradings {
   private Gradings() {
   }
 
-  static void start(String name, Callable<ExerciseReport> grading) {
-    started.put(name, pool.submit(() -> {
-      long begin = System.nanoTime();
-      ExerciseReport report = grading.call();
-      Timed timed = new Timed(report, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
-      log(name + "\t" + timed.millis() + "\t" + report.points() + "/" + report.max());
-      return timed;
-    }));
+  /** Queues a grading and returns its name. */
+  static String start(String name, Callable<ExerciseReport> grading) {
+    CompletableFuture<Timed> future = new CompletableFuture<>();
+    started.put(name, future);
+    pool.execute(() -> {
+      try {
+        long begin = System.nanoTime();
+        ExerciseReport report = grading.call();
+        Timed timed = new Timed(report, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+        log(name + "\t" + timed.millis() + "\t" + report.points() + "/" + report.max());
+        future.complete(timed);
+      } catch (Throwable e) {
+        future.completeExceptionally(e);
+      }
+    });
+    return name;
+  }
+
+  /** What to do once every named grading is over: their reports (a grading that threw is absent) and their total time. */
+  interface Summary {
+    void of(Map<String, ExerciseReport> reports, long seconds);
+  }
+
+  static void whenDone(List<String> names, Summary summary) {
+    CompletableFuture<?>[] all = names.stream().map(started::get).toArray(CompletableFuture[]::new);
+    CompletableFuture.allOf(all).handle((ok, failure) -> {
+      Map<String, ExerciseReport> reports = new LinkedHashMap<>();
+      long millis = 0;
+      for (String name : names) {
+        CompletableFuture<Timed> f = started.get(name);
+        if (!f.isCompletedExceptionally()) {
+          reports.put(name, f.join().report());
+          millis += f.join().millis();
+        }
+      }
+      summary.of(reports, TimeUnit.MILLISECONDS.toSeconds(millis));
+      return null;
+    });
   }
 
   /** One line per grading in target/selftest-gradings.tsv, for seeing where the self-test's time goes. */
@@ -72,7 +104,7 @@ final class Gradings {
   }
 
   static Timed timed(String name) throws Exception {
-    Future<Timed> grading = started.get(name);
+    CompletableFuture<Timed> grading = started.get(name);
     if (grading == null) {
       throw new IllegalStateException("no grading named '" + name + "' was started");
     }

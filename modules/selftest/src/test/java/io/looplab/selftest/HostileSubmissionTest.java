@@ -4,6 +4,8 @@ import io.looplab.cli.engine.Grader;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.ExerciseStatus;
+import io.looplab.grader.scoring.TestStatus;
 import io.looplab.grader.scoring.TestReport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -80,9 +82,9 @@ class HostileSubmissionTest {
   void endlessLoop() throws Exception {
     ExerciseReport r = grade("loops-forever");
     long seconds = Gradings.timed("hostile loops-forever").millis() / 1000;
-    assertEquals("timeout", r.status());
+    assertEquals(ExerciseStatus.TIMEOUT, r.status());
     assertEquals(2, r.points(), "the test that finished before the hang keeps its points");
-    assertEquals("timeout", test(r, "handler does not block the loop").status());
+    assertEquals(TestStatus.TIMEOUT, test(r, "handler does not block the loop").status());
     assertTrue(seconds < 30 + 30, "stopping took " + seconds + " s");
   }
 
@@ -90,7 +92,7 @@ class HostileSubmissionTest {
   @DisplayName("System.exit is reported as a crash of that exercise, with the test it happened in")
   void systemExit() throws Exception {
     ExerciseReport r = grade("calls-system-exit");
-    assertEquals("crashed", r.status());
+    assertEquals(ExerciseStatus.CRASHED, r.status());
     assertEquals(0, r.points());
     assertEquals(5, r.max(), "max never changes, whatever happened");
     assertTrue(test(r, "adds two numbers").message().contains("exit status 3"), test(r, "adds two numbers").message());
@@ -100,7 +102,7 @@ class HostileSubmissionTest {
   @DisplayName("a compile error is reported with the file and line, and max stays the same")
   void compileError() throws Exception {
     ExerciseReport r = grade("does-not-compile");
-    assertEquals("compile-error", r.status());
+    assertEquals(ExerciseStatus.COMPILE_ERROR, r.status());
     assertEquals(5, r.max());
     assertTrue(r.message().contains("Adder.java:3"), r.message());
   }

@@ -3,9 +3,13 @@ package io.looplab.selftest;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Grader;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.ExerciseStatus;
+import io.looplab.grader.scoring.TestStatus;
 import io.looplab.grader.scoring.TestReport;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -32,8 +36,11 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  */
 class KitSelfTest {
 
-  private static final Kit kit = Kit.locate();
-  private static final List<Mutant> mutants = new ArrayList<>();
+  /** The kit, with the gradings' work files kept in this module's target/, never in the kit's own target/lab. */
+  private static final Kit kit = Kit.locate().withWorkDir(Path.of("target", "lab-work"));
+  private static final Originals originals = Originals.of(kit);
+  private static final List<Variant> mutants = new ArrayList<>();
+  private static final List<Variant> alternatives = new ArrayList<>();
 
   @TempDir
   static Path scratch;
@@ -44,46 +51,78 @@ class KitSelfTest {
     return kit.exercises().stream().filter(e -> only.isBlank() || List.of(only.split(",")).contains(e.id())).toList();
   }
 
+  /**
+   * Queues every grading, one exercise after another, so that each exercise's line of progress (see
+   * {@link Gradings#whenDone}) comes as soon as its own gradings are through.
+   */
   @BeforeAll
   static void startEveryGrading() throws IOException {
-    for (Exercise e : exercises()) {
-      Gradings.start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of()));
-    }
-    for (Mutant m : loadMutants()) {
-      mutants.add(m);
-      Gradings.start("mutant " + m.exercise() + "/" + m.name(), () -> {
-        Path submission = scratch.resolve("mutant-" + m.exercise() + "-" + m.name());
-        m.materialise(kit.solutionSources(kit.find(m.exercise())), submission);
+    List<Exercise> all = exercises();
+    for (int i = 0; i < all.size(); i++) {
+      Exercise e = all.get(i);
+      Path solution = kit.root().resolve("solutions").resolve(e.id());
+      List<String> names = new ArrayList<>();
+      names.add(Gradings.start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of())));
+      for (Variant alternative : Variant.of(solution, Variant.Kind.ALTERNATIVE)) {
+        alternatives.add(alternative);
+        names.add(Gradings.start(alternative.label(), () -> grade(e, submissionOf(alternative), List.of())));
+      }
+      for (Variant mutant : Variant.of(solution, Variant.Kind.MUTANT)) {
+        mutants.add(mutant);
         // Only the test the mutant must fail: the others would pass or fail for reasons the mutant is not about.
-        return grade(kit.find(m.exercise()), Target.submission(kit, submission), List.of(m.test()));
-      });
+        names.add(Gradings.start(mutant.label(), () -> grade(e, submissionOf(mutant), List.of(mutant.test()))));
+      }
+      names.add(Gradings.start("stub " + e.id(), () -> grade(e, Target.originalStubs(kit), List.of())));
+      String position = "[self-test " + (i + 1) + "/" + all.size() + "] ";
+      Gradings.whenDone(names, (reports, seconds) -> System.out.println(position + progressLine(e, reports, seconds)));
     }
-    for (Exercise e : exercises()) {
-      Gradings.start("stub " + e.id(), () -> grade(e, Target.exercises(kit), List.of()));
+  }
+
+  private static Target submissionOf(Variant variant) throws IOException {
+    Path submission = scratch.resolve(variant.kind().folder + "-" + variant.exercise() + "-" + variant.name());
+    variant.materialise(kit.solutionSources(kit.find(variant.exercise())), submission);
+    return Target.submission(kit, submission);
+  }
+
+  /** One line per exercise, for a person watching `mvn -B verify`: the scores, and whether originals were needed. */
+  private static String progressLine(Exercise e, java.util.Map<String, ExerciseReport> reports, long seconds) {
+    StringBuilder line = new StringBuilder(e.id() + ": ");
+    ExerciseReport solution = reports.get("solution " + e.id());
+    line.append("solution ").append(score(solution));
+    long alternativesFull = reports.entrySet().stream().filter(r -> r.getKey().startsWith("alternative "))
+        .filter(r -> r.getValue().isComplete()).count();
+    long alternativesAll = reports.keySet().stream().filter(k -> k.startsWith("alternative ")).count();
+    line.append(", alternatives at full marks ").append(alternativesFull).append("/").append(alternativesAll);
+    long caught = reports.entrySet().stream().filter(r -> r.getKey().startsWith("mutant "))
+        .filter(r -> r.getValue().points() < r.getValue().max()).count();
+    long mutantsAll = reports.keySet().stream().filter(k -> k.startsWith("mutant ")).count();
+    line.append(", mutants losing points ").append(caught).append("/").append(mutantsAll);
+    line.append(", stub ").append(score(reports.get("stub " + e.id())));
+    Originals.Copy stub = originals.of(e, Originals.Part.STUB);
+    Originals.Copy tests = originals.of(e, Originals.Part.TESTS);
+    if (stub.changedInWorkingCopy() || tests.changedInWorkingCopy()) {
+      line.append(" (checked against the kit's originals: the working copy differs in ")
+          .append(Originals.describe(concat(stub.changed(), tests.changed()))).append(")");
     }
+    return line.append(" (").append(seconds).append(" s of grading)").toString();
+  }
+
+  private static String score(ExerciseReport r) {
+    return r == null ? "?" : r.points() + "/" + r.max();
+  }
+
+  private static <T> List<T> concat(List<T> a, List<T> b) {
+    List<T> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
     return new Grader(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
   }
 
-  private static List<Mutant> loadMutants() throws IOException {
-    List<Mutant> all = new ArrayList<>();
-    for (Exercise e : exercises()) {
-      Path dir = kit.root().resolve("solutions").resolve(e.id()).resolve("mutants");
-      if (Files.isDirectory(dir)) {
-        try (Stream<Path> files = Files.list(dir)) {
-          for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-            all.add(Mutant.load(f));
-          }
-        }
-      }
-    }
-    return all;
-  }
-
   static String failures(ExerciseReport r) {
-    return r.tests().stream().filter(t -> !"passed".equals(t.status()))
+    return r.tests().stream().filter(t -> !t.passed())
         .map(t -> "\n  - " + t.name() + " [" + t.status() + "]: " + t.message()).collect(Collectors.joining())
         + (r.message() == null ? "" : "\n  exercise: " + r.message());
   }
@@ -102,10 +141,24 @@ class KitSelfTest {
   @DisplayName("every stub compiles and scores below max")
   Stream<DynamicTest> stubsStayBelowMax() {
     return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      Originals.Copy stub = originals.of(e, Originals.Part.STUB);
+      Assumptions.assumeTrue(stub.recovered(), () -> e.id() + ": not checked, because the working copy of its stub was "
+          + "changed and the original cannot be recovered (" + stub.whyNot() + ")");
       ExerciseReport r = Gradings.result("stub " + e.id());
       assertTrue(r.points() < r.max(), e.id() + " stub already has full marks: a stub must fail its tests");
-      assertNotEquals("compile-error", r.status(), e.id() + " stub does not compile: " + r.message());
-      assertNotEquals("crashed", r.status(), e.id() + " stub crashed the test JVM: " + r.message());
+      assertNotEquals(ExerciseStatus.COMPILE_ERROR, r.status(), e.id() + " stub does not compile: " + r.message());
+      assertNotEquals(ExerciseStatus.CRASHED, r.status(), e.id() + " stub crashed the test JVM: " + r.message());
+    }));
+  }
+
+  @TestFactory
+  @DisplayName("every alternative correct design gets full marks")
+  Stream<DynamicTest> alternativesGetFullMarks() {
+    return alternatives.stream().map(a -> dynamicTest(a.exercise() + "/" + a.name(), () -> {
+      ExerciseReport r = Gradings.result(a.label());
+      assertTrue(r.max() > 0, a.exercise() + " has no graded tests");
+      assertEquals(r.max(), r.points(), "alternative " + a.name() + " (" + a.description()
+          + ") is a correct design, yet it lost points:" + failures(r));
     }));
   }
 
@@ -113,12 +166,11 @@ class KitSelfTest {
   @DisplayName("every mutant loses points on its own test, with its own message")
   Stream<DynamicTest> mutantsAreCaught() {
     return mutants.stream().map(m -> dynamicTest(m.exercise() + "/" + m.name(), () -> {
-      ExerciseReport r = Gradings.result("mutant " + m.exercise() + "/" + m.name());
-      TestReport caught = r.tests().stream().filter(t -> t.key().contains("[method:" + m.test() + "(")
-          || t.key().contains("[test-factory:" + m.test() + "(") || t.key().contains("[test-template:" + m.test() + "("))
+      ExerciseReport r = Gradings.result(m.label());
+      TestReport caught = r.tests().stream().filter(t -> t.isMethod(m.test()))
           .findFirst().orElseThrow(() -> new AssertionError("mutant " + m.name() + " names test '" + m.test()
               + "', which does not exist in " + m.exercise()));
-      assertNotEquals("passed", caught.status(), "mutant " + m.name() + " (" + m.description() + ") passed '"
+      assertNotEquals(TestStatus.PASSED, caught.status(), "mutant " + m.name() + " (" + m.description() + ") passed '"
           + caught.name() + "'; other failures:" + failures(r));
       for (String fragment : m.expect()) {
         assertTrue(caught.message() != null && caught.message().contains(fragment), "mutant " + m.name()
@@ -138,9 +190,11 @@ class KitSelfTest {
       }
       long hints = Files.readAllLines(e.hints()).stream().filter(l -> l.startsWith("## ")).count();
       assertEquals(3, hints, e.id() + " should have three hints (## Hint 1..3) in hints.md");
-      try (Stream<Path> files = Files.list(solution.resolve("mutants"))) {
-        assertTrue(files.filter(p -> p.toString().endsWith(".json")).count() >= 2, e.id() + " needs two or more mutants");
-      }
+      assertTrue(Variant.of(solution, Variant.Kind.MUTANT).size() >= 2, e.id() + " needs two or more mutants");
+      assertTrue(Variant.of(solution, Variant.Kind.ALTERNATIVE).size() >= 2, e.id() + " needs two or more "
+          + "alternatives (solutions/" + e.id() + "/alternatives/NAME.json): correct designs the reference did not use");
+      assertTrue(originals.records(e), e.id() + " is not recorded in " + Originals.MANIFEST
+          + ": run ./lab originals --record and commit it");
       try (Stream<Path> tests = Files.walk(e.testSources())) {
         assertTrue(tests.filter(p -> p.toString().endsWith(".java")).anyMatch(p -> read(p).contains("ShutdownCheck")),
             e.id() + " has no shutdown check (ShutdownCheck.assertCleanUndeploy)");
@@ -150,6 +204,34 @@ class KitSelfTest {
             e.id() + " stub has no TODO marker telling the learner where to work");
       }
       assertFalse(e.title().isBlank(), e.id() + " has no title");
+    }));
+  }
+
+  @TestFactory
+  @DisplayName("every given file (exercise.json's \"given\") is the same in the stub and the solution")
+  Stream<DynamicTest> givenFilesHaveNotDrifted() {
+    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      Path stub = originals.of(e, Originals.Part.STUB).java();
+      Path solution = kit.solutionSources(e);
+      List<String> seen = new ArrayList<>();
+      for (Path dir : List.of(stub, solution)) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path f : files.filter(Files::isRegularFile).toList()) {
+            String relative = dir.relativize(f).toString().replace('\\', '/');
+            if (e.isGiven(relative) && !seen.contains(relative)) {
+              seen.add(relative);
+              assertTrue(Files.exists(stub.resolve(relative)) && Files.exists(solution.resolve(relative))
+                  && Files.mismatch(stub.resolve(relative), solution.resolve(relative)) == -1, e.id() + ": the given file "
+                  + relative + " differs between the stub and the solution (or is missing from one): a learner "
+                  + "would be graded against code the reference never ran with");
+            }
+          }
+        }
+      }
+      for (String g : e.given()) {
+        assertTrue(seen.stream().anyMatch(s -> g.endsWith("/") ? s.startsWith(g) : s.equals(g)),
+            e.id() + ": exercise.json names the given file " + g + ", which is in neither the stub nor the solution");
+      }
     }));
   }
 

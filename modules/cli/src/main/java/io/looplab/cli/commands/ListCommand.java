@@ -32,12 +32,12 @@ public final class ListCommand implements Runnable {
         ExerciseReport r = latest.get();
         points += r.points();
         max += r.max();
-        boolean complete = r.points() == r.max() && r.max() > 0;
+        boolean complete = r.isComplete();
         done += complete ? 1 : 0;
         state = r.points() + "/" + r.max() + (complete ? " done" : "")
             + (results.changedSince(e) ? " (edited since)" : "");
       }
-      boolean complete = latest.map(r -> r.points() == r.max() && r.max() > 0).orElse(false);
+      boolean complete = latest.map(ExerciseReport::isComplete).orElse(false);
       if (!complete && next == null) {
         next = e;
       }

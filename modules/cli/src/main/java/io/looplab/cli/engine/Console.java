@@ -53,7 +53,7 @@ public final class Console {
 
   /** One exercise on one line: mark, id, title, score and status. */
   public void exerciseLine(ExerciseReport r) {
-    line(String.format("  %s %-24s %-42s %3d/%-3d %s", mark(r.points() == r.max() && r.max() > 0), r.id(),
+    line(String.format("  %s %-24s %-42s %3d/%-3d %s", mark(r.isComplete()), r.id(),
         truncate(r.title(), 42), r.points(), r.max(), r.status()));
   }
 
@@ -63,7 +63,7 @@ public final class Console {
       line("      " + r.message());
     }
     for (TestReport t : r.tests()) {
-      boolean ok = "passed".equals(t.status());
+      boolean ok = t.passed();
       if (ok && onlyFailures) {
         continue;
       }

@@ -10,11 +10,13 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One exercise of the kit, as described by its folder: {@code exercise.json} (id, title, time limit, and any extra
- * options for its test JVM), the graded tests under {@code src/test/java}, the hints, and the class path file Maven
- * wrote for it.
+ * One exercise of the kit, as described by its folder: {@code exercise.json} (id, title, time limit, any extra
+ * options for its test JVM, and the "given" files under {@code src/main/java} that the learner uses but does not
+ * change: files, or folders ending in "/"), the graded tests under {@code src/test/java}, the hints, and the class
+ * path file Maven wrote for it.
  */
-public record Exercise(String id, String title, Path dir, int timeoutSeconds, List<String> jvmOptions) {
+public record Exercise(String id, String title, Path dir, int timeoutSeconds, List<String> jvmOptions,
+                       List<String> given) {
 
   static final int DEFAULT_TIMEOUT_SECONDS = 90;
 
@@ -24,11 +26,17 @@ public record Exercise(String id, String title, Path dir, int timeoutSeconds, Li
       JsonObject json = new JsonObject(Files.readString(descriptor));
       String id = dir.getFileName().toString();
       List<String> options = json.getJsonArray("jvmOptions", new JsonArray()).stream().map(Object::toString).toList();
+      List<String> given = json.getJsonArray("given", new JsonArray()).stream().map(Object::toString).toList();
       return new Exercise(id, json.getString("title", id), dir,
-          json.getInteger("timeoutSeconds", DEFAULT_TIMEOUT_SECONDS), options);
+          json.getInteger("timeoutSeconds", DEFAULT_TIMEOUT_SECONDS), options, given);
     } catch (IOException | DecodeException | ClassCastException e) {
       throw new UsageError("cannot read " + descriptor + ": " + e.getMessage());
     }
+  }
+
+  /** Whether {@code relative} (a path under src/main/java, with "/") is one of the given files. */
+  public boolean isGiven(String relative) {
+    return given.stream().anyMatch(g -> g.endsWith("/") ? relative.startsWith(g) : relative.equals(g));
   }
 
   public Path testSources() {

@@ -2,8 +2,7 @@ package io.looplab.cli.engine;
 
 import io.looplab.grader.runner.GradingMain;
 import io.looplab.grader.scoring.ExerciseReport;
-import io.looplab.grader.scoring.TestReport;
-import io.vertx.core.json.JsonObject;
+import io.looplab.grader.scoring.InFlightReport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,10 +30,12 @@ public final class Grader {
 
   private final Kit kit;
   private final SourceCompiler compiler = new SourceCompiler();
+  private final Originals originals;
   private final boolean debug;
 
   public Grader(Kit kit, boolean debug) {
     this.kit = kit;
+    this.originals = Originals.of(kit);
     this.debug = debug;
   }
 
@@ -61,10 +62,11 @@ public final class Grader {
       throws IOException, InterruptedException {
     Path work = freshDir(kit.workDir().resolve(target.key()).resolve(exercise.id()));
     List<Path> libraries = libraries(exercise);
-    Optional<Path> sources = target.mainSources(exercise);
-    Path mainSources = sources.orElse(kit.root().resolve("exercises").resolve(exercise.id()).resolve("src/main/java"));
-    String note = sources.isPresent() ? null
-        : "This exercise is not in the submission, so the kit's untouched stub was graded.";
+    Optional<Path> given = target.mainDir(exercise);
+    Originals.Copy main = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
+    Path mainDir = given.isPresent() ? given.get() : main.dir();
+    Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
+    String note = notes(main, tests);
 
     // The test JVM starts first and gets ready (about a second) while this JVM compiles.
     Path classes = Files.createDirectories(work.resolve("classes"));
@@ -78,17 +80,18 @@ public final class Grader {
     ForkedJvm jvm = ForkedJvm.start(command, log);
     try {
       progress.update(exercise, "compiling");
-      SourceCompiler.Result main = compiler.compile(mainSources, target.mainResources(exercise), classes, libraries);
-      if (!main.ok()) {
+      SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
+          classes, libraries);
+      if (!compiledMain.ok()) {
         jvm.cancel();
-        return compileError(exercise, "Your code does not compile: " + main.firstError() + more(main));
+        return compileError(exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
       }
-      SourceCompiler.Result tests = compiler.compile(exercise.testSources(), exercise.testResources(), testClasses,
+      SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), testClasses,
           concat(List.of(classes), libraries));
-      if (!tests.ok()) {
+      if (!compiledTests.ok()) {
         jvm.cancel();
-        return compileError(exercise, "The graded tests do not compile against your code: " + tests.firstError()
-            + more(tests) + ". Keep the stub's public classes and method signatures.");
+        return compileError(exercise, "The graded tests do not compile against your code: "
+            + compiledTests.firstError() + more(compiledTests) + ". Keep the stub's public classes and method signatures.");
       }
       progress.update(exercise, "starting the tests");
       jvm.go();
@@ -98,86 +101,85 @@ public final class Grader {
     }
     long limit = debug ? 1800 : exercise.timeoutSeconds();
     ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(reportFile)));
-    ExerciseReport report = readReport(reportFile).orElseGet(() -> plan(exercise));
-    settle(report, outcome, limit, log);
+    Optional<InFlightReport> written = InFlightReport.read(reportFile);
+    ExerciseReport report = written.map(InFlightReport::report).orElseGet(() -> plan(exercise));
+    String running = written.map(InFlightReport::running).orElse(null);
+    if (outcome.timedOut()) {
+      report.stoppedAtTimeLimit(limit, running);
+    } else if (written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0) {
+      report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
+    }
     if (note != null) {
-      report.message(report.message() == null ? note : note + " " + report.message());
+      report.addNote(note);
     }
     return report;
+  }
+
+  /**
+   * What the report must say about where the graded code and tests came from: plainly, whenever the kit's working
+   * copy was not used as it is.
+   */
+  private static String notes(Originals.Copy stub, Originals.Copy tests) {
+    List<String> notes = new ArrayList<>();
+    if (stub != null) {
+      notes.add("This exercise is not in the submission, so the kit's original stub was graded"
+          + (stub.changedInWorkingCopy() && stub.recovered() ? " (not the kit's edited copy of it)" : "")
+          + (stub.recovered() ? "." : ": its original could not be recovered (" + stub.whyNot()
+          + "), so the kit's working copy was graded, which differs from it: " + Originals.describe(stub.changed()) + "."));
+    }
+    if (tests.changedInWorkingCopy()) {
+      notes.add(tests.recovered()
+          ? "The kit's copy of the graded tests differs from the original (" + Originals.describe(tests.changed())
+              + "), so the original tests were used."
+          : "The kit's copy of the graded tests differs from the original (" + Originals.describe(tests.changed())
+              + ") and the original could not be recovered (" + tests.whyNot() + "): this grade used the changed tests.");
+    }
+    return notes.isEmpty() ? null : String.join(" ", notes);
   }
 
   private static String more(SourceCompiler.Result r) {
     return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
   }
 
-  /** Fills in what a killed or crashed JVM could not write: which test was cut short, and why. */
-  private static void settle(ExerciseReport report, ForkedJvm.Outcome outcome, long limit, Path log) {
-    if (outcome.timedOut()) {
-      cutShort(report, "timeout", "Did not finish within the exercise's time limit of " + limit + " s, so the "
-          + "grader stopped it: an endless loop, or a wait for something that never happens?");
-      report.status("timeout");
-      report.message("Stopped after " + limit + " s" + runningPart(report) + ".");
-    } else if (!report.finished() || outcome.exitCode() != 0) {
-      cutShort(report, "error", "The test JVM stopped during this test (exit status " + outcome.exitCode()
-          + "). Does the code call System.exit, or run out of memory? Its output is in " + log + ".");
-      report.status("crashed");
-      report.message("The test JVM stopped (exit status " + outcome.exitCode() + ")" + runningPart(report)
-          + (outcome.droppedBytes() > 0 ? "; " + outcome.droppedBytes() + " bytes of output were dropped" : "")
-          + ". Output: " + log);
-    }
-  }
-
-  private static String runningPart(ExerciseReport report) {
-    return report.running() == null ? "" : " while running '" + report.running() + "'";
-  }
-
-  private static void cutShort(ExerciseReport report, String status, String message) {
-    boolean blamed = false;
-    for (TestReport t : report.tests()) {
-      if (!t.isPending()) {
-        continue;
-      }
-      if (!blamed && (report.running() == null || report.running().equals(t.name()))) {
-        t.record(status, message);
-        blamed = true;
-      } else {
-        t.record("skipped", "Not run: the exercise was stopped before this test.");
-      }
-    }
-  }
-
   private ExerciseReport compileError(Exercise exercise, String message) {
     ExerciseReport report = plan(exercise);
-    report.tests().forEach(t -> t.record("failed", "Not graded: " + message));
-    report.status("compile-error");
-    report.message(message);
+    report.failedToCompile(message);
     return report;
   }
 
   /**
    * The exercise's tests and points without running them, so that a report keeps the same max whatever happened.
-   * The tests are compiled against the reference solution, which always compiles, and only discovered.
+   * The original tests are compiled against the original stub, which always compiles (the self-test proves it), and
+   * only discovered: a learner's handout needs no solutions/ folder.
    */
   ExerciseReport plan(Exercise exercise) {
     try {
       Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
       Path reportFile = dir.resolve("plan.json");
-      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis() > newest(exercise.testSources())) {
-        return readReport(reportFile).orElseThrow();
+      Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
+      Originals.Copy stub = originals.of(exercise, Originals.Part.STUB);
+      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis()
+          > Math.max(newest(tests.dir()), newest(stub.dir()))) {
+        return InFlightReport.read(reportFile).orElseThrow().report();
       }
       freshDir(dir);
       List<Path> libraries = libraries(exercise);
       Path classes = dir.resolve("classes");
       Path testClasses = dir.resolve("test-classes");
-      if (!compiler.compile(kit.solutionSources(exercise), null, classes, libraries).ok()
-          || !compiler.compile(exercise.testSources(), exercise.testResources(), testClasses,
+      // Without git history an edited stub is all there is; the reference solution, where the kit has one, then
+      // stands in, since the plan needs only the tests' names and points.
+      boolean compiled = compiler.compile(stub.java(), stub.resources(), classes, libraries).ok();
+      if (!compiled && Files.isDirectory(kit.solutionSources(exercise))) {
+        compiled = compiler.compile(kit.solutionSources(exercise), null, freshDir(classes), libraries).ok();
+      }
+      if (!compiled || !compiler.compile(tests.java(), tests.resources(), testClasses,
           concat(List.of(classes), libraries)).ok()) {
-        throw new IllegalStateException("the kit's own solution or tests for " + exercise.id() + " do not compile");
+        throw new IllegalStateException("the kit's own stub or tests for " + exercise.id() + " do not compile");
       }
       ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), RUNNER,
           List.of("--plan-only", testClasses.toString(), reportFile.toString(), exercise.id(), exercise.title()),
           List.of()), dir.resolve("output.log"), 60, left -> { });
-      return readReport(reportFile).orElseThrow(() -> new IllegalStateException(
+      return InFlightReport.read(reportFile).map(InFlightReport::report).orElseThrow(() -> new IllegalStateException(
           "could not list the tests of " + exercise.id() + "; see " + dir.resolve("output.log")));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -188,19 +190,8 @@ public final class Grader {
   }
 
   private static String testingLine(Path reportFile) {
-    return readReport(reportFile).map(r -> {
-      long done = r.tests().stream().filter(t -> !t.isPending()).count();
-      return "testing " + done + "/" + r.tests().size() + (r.running() == null ? "" : ": " + r.running());
-    }).orElse("starting the tests");
-  }
-
-  static Optional<ExerciseReport> readReport(Path file) {
-    try {
-      return Files.exists(file) ? Optional.of(ExerciseReport.fromJson(new JsonObject(Files.readString(file))))
-          : Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return InFlightReport.read(reportFile).map(r -> "testing " + r.done() + "/" + r.report().tests().size()
+        + (r.running() == null ? "" : ": " + r.running())).orElse("starting the tests");
   }
 
   private List<Path> libraries(Exercise exercise) throws IOException {

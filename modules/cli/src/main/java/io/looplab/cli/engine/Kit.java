@@ -11,10 +11,12 @@ import java.util.stream.Stream;
 public final class Kit {
 
   private final Path root;
+  private final Path workDir;
   private final List<Exercise> exercises;
 
-  private Kit(Path root) {
+  private Kit(Path root, Path workDir) {
     this.root = root;
+    this.workDir = workDir;
     try (Stream<Path> dirs = Files.list(root.resolve("exercises"))) {
       this.exercises = dirs.filter(d -> Files.isRegularFile(d.resolve("exercise.json")))
           .sorted().map(Exercise::load).toList();
@@ -29,11 +31,17 @@ public final class Kit {
     if (!Files.isDirectory(root.resolve("exercises"))) {
       throw new UsageError("no exercises/ folder in " + root + ": run lab from the kit's root folder");
     }
-    return new Kit(root);
+    return new Kit(root, root.resolve("target/lab"));
   }
 
   public static Kit at(Path root) {
-    return new Kit(root.toAbsolutePath().normalize());
+    Path normal = root.toAbsolutePath().normalize();
+    return new Kit(normal, normal.resolve("target/lab"));
+  }
+
+  /** The same kit, keeping its work files elsewhere: the self-test's gradings leave nothing in the kit's target/lab. */
+  public Kit withWorkDir(Path dir) {
+    return new Kit(root, dir.toAbsolutePath().normalize());
   }
 
   public Path root() {
@@ -51,7 +59,7 @@ public final class Kit {
 
   /** Where compiled classes, reports and logs go: inside the kit, ignored by git. */
   public Path workDir() {
-    return root.resolve("target/lab");
+    return workDir;
   }
 
   public Path solutionSources(Exercise exercise) {

@@ -1,6 +1,7 @@
 package io.looplab.cli.engine;
 
 import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.scoring.InFlightReport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,14 +27,14 @@ public final class Results {
     try {
       Path f = file(kit.find(report.id()));
       Files.createDirectories(f.getParent());
-      Files.writeString(f, report.toJson().encodePrettily());
+      new InFlightReport(report, null, true).write(f);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   public Optional<ExerciseReport> latest(Exercise exercise) {
-    return Grader.readReport(file(exercise));
+    return InFlightReport.read(file(exercise)).map(InFlightReport::report);
   }
 
   /** True when the learner edited the exercise after it was last graded. */

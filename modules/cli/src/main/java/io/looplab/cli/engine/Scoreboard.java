@@ -6,8 +6,11 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 
-/** The results of one grading run, and the JSON report of the contract in DESIGN.md. */
+/** The results of one grading run, and the JSON report of the contract in docs/report-format.md. */
 public record Scoreboard(String target, List<ExerciseReport> exercises) {
+
+  /** The report format's version (docs/report-format.md): raised when a field changes meaning, never for additions. */
+  public static final int FORMAT_VERSION = 1;
 
   public int points() {
     return exercises.stream().mapToInt(ExerciseReport::points).sum();
@@ -19,14 +22,8 @@ public record Scoreboard(String target, List<ExerciseReport> exercises) {
 
   public JsonObject toJson() {
     JsonArray list = new JsonArray();
-    for (ExerciseReport e : exercises) {
-      JsonObject json = e.toJson();
-      json.remove("finished");
-      json.remove("running");
-      json.getJsonArray("tests").forEach(t -> ((JsonObject) t).remove("key"));
-      list.add(json);
-    }
-    return new JsonObject().put("target", target)
+    exercises.forEach(e -> list.add(e.toJson()));
+    return new JsonObject().put("version", FORMAT_VERSION).put("target", target)
         .put("total", new JsonObject().put("points", points()).put("max", max()))
         .put("exercises", list);
   }

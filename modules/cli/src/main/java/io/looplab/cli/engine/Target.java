@@ -3,29 +3,38 @@ package io.looplab.cli.engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Whose code is graded: the learner's exercises/, the reference solutions/, or a submission folder. Only a
- * target's {@code src/main} is ever taken; the graded tests always come from the kit itself.
+ * Whose code is graded: the learner's exercises/, the reference solutions/, the kit's original stubs, or a
+ * submission folder. Only a target's {@code src/main} is ever taken; the graded tests always come from the kit's
+ * originals (see {@link Originals}).
  */
 public final class Target {
 
   private final String label;
   private final String key;
-  private final Path exercisesRoot;
+  /** An exercise's {@code src/main} folder in this target, or empty when the target lacks that exercise. */
+  private final Function<Exercise, Optional<Path>> mainDir;
 
-  private Target(String label, String key, Path exercisesRoot) {
+  private Target(String label, String key, Function<Exercise, Optional<Path>> mainDir) {
     this.label = label;
     this.key = key;
-    this.exercisesRoot = exercisesRoot;
+    this.mainDir = mainDir;
   }
 
   public static Target exercises(Kit kit) {
-    return new Target("exercises", "exercises", kit.root().resolve("exercises"));
+    return new Target("exercises", "exercises", inFolder(kit.root().resolve("exercises")));
   }
 
   public static Target solutions(Kit kit) {
-    return new Target("solutions", "solutions", kit.root().resolve("solutions"));
+    return new Target("solutions", "solutions", inFolder(kit.root().resolve("solutions")));
+  }
+
+  /** The stubs as the kit shipped them, whatever the learner has done to exercises/ since: what the self-test fails. */
+  public static Target originalStubs(Kit kit) {
+    Originals originals = Originals.of(kit);
+    return new Target("original stubs", "stubs", e -> Optional.of(originals.of(e, Originals.Part.STUB).dir()));
   }
 
   /**
@@ -48,7 +57,14 @@ public final class Target {
       throw new UsageError("--submission " + dir + ": no exercise folder in it (expected folders such as "
           + example + "/src/main/java, the layout of exercises/)");
     }
-    return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()), root);
+    return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()), inFolder(root));
+  }
+
+  private static Function<Exercise, Optional<Path>> inFolder(Path exercisesRoot) {
+    return e -> {
+      Path main = exercisesRoot.resolve(e.id()).resolve("src/main");
+      return Files.isDirectory(main.resolve("java")) ? Optional.of(main) : Optional.empty();
+    };
   }
 
   /** What the report calls this target. */
@@ -65,14 +81,8 @@ public final class Target {
     return "exercises".equals(key);
   }
 
-  /** The main sources for {@code exercise}, or empty when the target lacks that exercise. */
-  public Optional<Path> mainSources(Exercise exercise) {
-    Path sources = exercisesRoot.resolve(exercise.id()).resolve("src/main/java");
-    return Files.isDirectory(sources) ? Optional.of(sources) : Optional.empty();
-  }
-
-  /** The resources beside those sources, if any. */
-  public Path mainResources(Exercise exercise) {
-    return exercisesRoot.resolve(exercise.id()).resolve("src/main/resources");
+  /** The {@code src/main} folder (with {@code java/} and maybe {@code resources/}) for {@code exercise}, if any. */
+  public Optional<Path> mainDir(Exercise exercise) {
+    return mainDir.apply(exercise);
   }
 }

@@ -8,13 +8,8 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +32,8 @@ public final class ScoringListener implements TestExecutionListener {
   private Path reportFile;
   private TestPlan plan;
   private ExerciseReport report;
+  private String running;
+  private boolean finished;
   private final Map<String, TestReport> byKey = new LinkedHashMap<>();
 
   @Override
@@ -83,7 +80,7 @@ public final class ScoringListener implements TestExecutionListener {
   @Override
   public void executionStarted(TestIdentifier id) {
     if (report != null && byKey.containsKey(id.getUniqueId())) {
-      report.running(id.getDisplayName());
+      running = id.getDisplayName();
       write();
     }
   }
@@ -93,7 +90,7 @@ public final class ScoringListener implements TestExecutionListener {
     if (report == null) {
       return;
     }
-    gradedTestOf(id).ifPresent(t -> t.record("skipped", reason));
+    gradedTestOf(id).ifPresent(t -> t.record(TestStatus.SKIPPED, reason));
     write();
   }
 
@@ -106,7 +103,7 @@ public final class ScoringListener implements TestExecutionListener {
     if (graded.isPresent()) {
       record(graded.get(), id, result);
       if (byKey.containsKey(id.getUniqueId())) {
-        report.running(null);
+        running = null;
       }
     } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
       // A class that failed to set up: its tests never ran, and each of them loses its points with the reason.
@@ -122,11 +119,11 @@ public final class ScoringListener implements TestExecutionListener {
 
   private void record(TestReport test, TestIdentifier id, TestExecutionResult result) {
     switch (result.getStatus()) {
-      case SUCCESSFUL -> test.record("passed", null);
-      case ABORTED -> test.record("skipped", result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
+      case SUCCESSFUL -> test.record(TestStatus.PASSED, null);
+      case ABORTED -> test.record(TestStatus.SKIPPED, result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
       case FAILED -> {
         Throwable failure = result.getThrowable().orElse(new AssertionError("failed"));
-        test.record(FailureMessages.status(failure), FailureMessages.describe(failure, classNameOf(id)));
+        test.record(TestStatus.of(FailureMessages.status(failure)), FailureMessages.describe(failure, classNameOf(id)));
       }
     }
   }
@@ -156,19 +153,12 @@ public final class ScoringListener implements TestExecutionListener {
   @Override
   public void testPlanExecutionFinished(TestPlan testPlan) {
     if (report != null) {
-      report.finished(true);
+      finished = true;
       write();
     }
   }
 
-  /** Written to a temporary file first and moved, so that a reader never sees half a report. */
   private void write() {
-    try {
-      Path tmp = reportFile.resolveSibling(reportFile.getFileName() + ".tmp");
-      Files.writeString(tmp, report.toJson().encodePrettily(), StandardCharsets.UTF_8);
-      Files.move(tmp, reportFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Could not write the grading report " + reportFile, e);
-    }
+    new InFlightReport(report, running, finished).write(reportFile);
   }
 }

@@ -2,15 +2,16 @@ package io.looplab.grader.scoring;
 
 import io.vertx.core.json.JsonObject;
 
-/** One graded test in a report: all or nothing, with the message that explains a loss. */
+/**
+ * One graded test in a report: all or nothing, with the message that explains a loss. Its {@link #key()} is JUnit's
+ * unique id of the test method, which tells tests apart inside the kit; the report contract does not carry it.
+ */
 public final class TestReport {
-
-  public static final String PENDING = "pending";
 
   private final String key;
   private final String name;
   private final int max;
-  private String status = PENDING;
+  private TestStatus status = TestStatus.PENDING;
   private String message;
 
   public TestReport(String key, String name, int max) {
@@ -23,6 +24,12 @@ public final class TestReport {
     return key;
   }
 
+  /** Whether this is the test method {@code method} (a plain test, a test factory or a parameterized test). */
+  public boolean isMethod(String method) {
+    return key.contains("[method:" + method + "(") || key.contains("[test-factory:" + method + "(")
+        || key.contains("[test-template:" + method + "(");
+  }
+
   public String name() {
     return name;
   }
@@ -32,11 +39,10 @@ public final class TestReport {
   }
 
   public int points() {
-    return "passed".equals(status) ? max : 0;
+    return status == TestStatus.PASSED ? max : 0;
   }
 
-  /** passed, failed, error, timeout, skipped, or pending while it has not finished. */
-  public String status() {
+  public TestStatus status() {
     return status;
   }
 
@@ -45,30 +51,40 @@ public final class TestReport {
   }
 
   public boolean isPending() {
-    return PENDING.equals(status);
+    return status == TestStatus.PENDING;
+  }
+
+  public boolean passed() {
+    return status == TestStatus.PASSED;
   }
 
   /** Records an outcome; a test with several invocations keeps its first failure. */
-  public void record(String newStatus, String newMessage) {
-    if (isPending() || "passed".equals(status)) {
+  public void record(TestStatus newStatus, String newMessage) {
+    if (isPending() || passed()) {
       status = newStatus;
       message = newMessage;
     }
   }
 
+  /** The contract's fields: name, points, max, status and any message. */
   public JsonObject toJson() {
     JsonObject json = new JsonObject().put("name", name).put("points", points()).put("max", max)
-        .put("status", status).put("key", key);
+        .put("status", status.json());
     if (message != null) {
       json.put("message", message);
     }
     return json;
   }
 
-  public static TestReport fromJson(JsonObject json) {
+  /** The contract's fields and the key, as the grading JVM hands them to the kit. */
+  JsonObject toInternalJson() {
+    return toJson().put("key", key);
+  }
+
+  static TestReport fromJson(JsonObject json) {
     TestReport t = new TestReport(json.getString("key", json.getString("name")), json.getString("name"),
         json.getInteger("max", 0));
-    t.status = json.getString("status", PENDING);
+    t.status = TestStatus.of(json.getString("status", TestStatus.PENDING.json()));
     t.message = json.getString("message");
     return t;
   }

@@ -1,7 +1,6 @@
 package io.looplab.grader.scoring;
 
 import io.looplab.grader.fixtures.GuardedScenarios;
-import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,14 +38,15 @@ class ScoringListenerTest {
   void scoresAndExplains() throws Exception {
     Path report = dir.resolve("report.json");
     run(report, true);
-    ExerciseReport r = ExerciseReport.fromJson(new JsonObject(Files.readString(report)));
+    InFlightReport written = InFlightReport.read(report).orElseThrow();
+    ExerciseReport r = written.report();
     assertEquals("00-sample", r.id());
     assertEquals(3, r.max());
     assertEquals(1, r.points());
-    assertTrue(r.finished());
-    assertEquals("failed", r.status());
-    TestReport sleeping = r.tests().stream().filter(t -> t.key().contains("sleepsOnEventLoop")).findFirst().orElseThrow();
-    assertEquals("failed", sleeping.status());
+    assertTrue(written.finished());
+    assertEquals(ExerciseStatus.FAILED, r.status());
+    TestReport sleeping = r.tests().stream().filter(t -> t.isMethod("sleepsOnEventLoop")).findFirst().orElseThrow();
+    assertEquals(TestStatus.FAILED, sleeping.status());
     assertTrue(sleeping.message().contains("Thread.sleep") && sleeping.message().contains("Misbehaviour.java:"),
         sleeping.message());
   }
