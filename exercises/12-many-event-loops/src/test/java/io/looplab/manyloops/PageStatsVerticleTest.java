@@ -294,9 +294,7 @@ class PageStatsVerticleTest {
         + " pages, but the per-page counts lost " + lost + " views: " + lostByPage + " (page = views lost)"
         + (race.countedTotal() == race.expectedTotal() ? ", while the total was right" : "") + ". Each count was "
         + "read, added to and written back as separate steps, and another event loop got in between. "
-        + whyPagesLost(stats.stateFields()) + " Keep the counts in a map whose single calls are atomic, a LocalMap "
-        + "(vertx.sharedData().getLocalMap) or a ConcurrentHashMap, and update each count in one call: "
-        + "merge(page, 1L, Long::sum) or compute(page, ...)."
+        + whyPagesLost(stats.stateFields())
         + (lost * 2 > race.expectedTotal() ? " Losing most of the views is also what per-instance copies of the "
             + "statistics do: see the test of batches handled by different instances." : ""));
   }
@@ -306,22 +304,26 @@ class PageStatsVerticleTest {
     Optional<StateField> plainMap = fields.stream().filter(f -> f.holds(Map.class) && !f.holds(ConcurrentMap.class)
         && !f.holds(LocalMap.class)).findFirst();
     Optional<StateField> safeMap = StateFields.holding(fields, ConcurrentMap.class, LocalMap.class);
+    String fix = " Keep the counts in a map whose single calls are atomic, a LocalMap "
+        + "(vertx.sharedData().getLocalMap) or a ConcurrentHashMap, and update each count in one call: "
+        + "merge(page, 1L, Long::sum) or compute(page, ...).";
     String identity = " A lock chosen by the page's String (synchronized (page)) does not help either: requests "
         + "arrive decoded, each with String objects of its own, so two views of one page lock two different "
         + "monitors; lock one shared object, or better, use a thread-safe map.";
     if (plainMap.isPresent()) {
       return "The counts are kept in " + plainMap.get().describe() + ". A HashMap is not safe for several threads at "
-          + "all: its merge, compute and put are such steps too." + identity;
+          + "all: its merge, compute and put are such steps too." + identity + fix;
     }
     if (safeMap.isPresent()) {
       return "The counts are kept in " + safeMap.get().describe() + ", whose single calls are atomic, so a count "
           + "was updated in more than one call: a get followed by a put is two steps on any map, even a "
-          + "thread-safe one (so is a replace whose false answer is not retried).";
+          + "thread-safe one (so is a replace whose false answer is not retried). Update each count in one call: "
+          + "merge(page, 1L, Long::sum) or compute(page, ...).";
     }
     return "The usual causes: a HashMap shared by several threads (its merge, compute and put are such steps too); "
         + "a get followed by a put, which is two steps on any map, even a thread-safe one; a lock that is not "
         + "shared by every instance (synchronized (this), or synchronized (page): requests arrive decoded, each "
-        + "with String objects of its own).";
+        + "with String objects of its own)." + fix;
   }
 
   @Test
