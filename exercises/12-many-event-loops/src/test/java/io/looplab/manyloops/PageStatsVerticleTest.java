@@ -316,7 +316,7 @@ class PageStatsVerticleTest {
     }
     if (safeMap.isPresent()) {
       return "The counts are kept in " + safeMap.get().describe() + ", whose single calls are atomic, so a count "
-          + "was updated in more than one call: a get followed by a put is two steps on any map, even a "
+          + "was updated in more than one call. A get followed by a put is two steps on any map, even a "
           + "thread-safe one (so is a replace whose false answer is not retried). Update each count in one call: "
           + "merge(page, 1L, Long::sum) or compute(page, ...).";
     }
