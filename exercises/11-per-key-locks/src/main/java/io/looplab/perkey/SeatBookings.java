@@ -114,9 +114,10 @@ public class SeatBookings {
    * collections) that you keep per event in order to lock, such as a lock, a queue of waiting bookings, or the
    * last booking in line. Do not count the seat maps above: they are the data, not the locks.
    *
-   * <p>The grader calls it after 10,000 bookings of 10,000 different events have all finished. By then, an entry
-   * that nobody holds or waits for is only memory that grows with every event ever sold: it must be gone (a small
-   * cache of at most 100 idle entries is tolerated).
+   * <p>The grader calls it after bookings of 1,000 different events have all ended, once for each way a booking
+   * can end (booked, failed, refused, timed out). By then, an entry that nobody holds or waits for is only memory
+   * that grows with every event ever sold: it must be gone (a small cache of at most 100 idle entries is
+   * tolerated).
    *
    * <p>If you keep nothing per event yourself, because you use Vert.x's local locks
    * ({@code vertx.sharedData().getLocalLockWithTimeout(name, timeout)}), return 0: Vert.x forgets a lock's name as

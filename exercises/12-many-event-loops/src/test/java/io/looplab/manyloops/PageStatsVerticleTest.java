@@ -3,6 +3,9 @@ package io.looplab.manyloops;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
 import io.looplab.grader.leaks.ShutdownCheck;
+import io.looplab.grader.races.Fresh;
+import io.looplab.grader.races.StateFields;
+import io.looplab.grader.races.StateFields.StateField;
 import io.vertx.core.Context;
 import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
@@ -17,6 +20,7 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.Counter;
 import io.vertx.core.shareddata.LocalMap;
 import io.vertx.junit5.Timeout;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,16 +35,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -224,18 +232,46 @@ class PageStatsVerticleTest {
   @DisplayName("four instances counting at once, " + INSTANCES * VIEWS_PER_INSTANCE + " views a round, "
       + "lose no view from the total")
   void totalLosesNoViewUnderFourLoops(Vertx vertx) {
-    Race race = deploy(vertx).race("/total", Race::lostFromTotal);
+    Stats stats = deploy(vertx);
+    Race race = stats.race("/total", Race::lostFromTotal);
     long lost = race.expectedTotal() - race.countedTotal();
     require(lost == 0, race.story() + ", but the total went up by " + race.countedTotal() + ": " + lost
-        + " views were lost. totalViews++ is three steps: read the count, add one, write it back. Two event loops "
-        + "can run those steps at the same moment on two cores, or one loop can be paused between its read and its "
-        + "write while another counts: either way both write a count based on the same old value, and views "
-        + "vanish. static shares the field between instances but makes nothing atomic; volatile makes each read "
-        + "see the latest write, yet the read and the write are still two steps; synchronized on an instance "
-        + "locks each instance against itself alone. Count with one atomic step: a local Counter "
-        + "(vertx.sharedData().getLocalCounter), an AtomicLong or LongAdder, or a single owner of the count."
+        + " views were lost. " + whyTotalLost(stats.stateFields())
         + (lost * 2 > race.expectedTotal() ? " Losing most of the views is also what per-instance copies of the "
             + "statistics do: see the test of batches handled by different instances." : ""));
+  }
+
+  /**
+   * Why views went missing from the total, as far as the fields of PageStatsVerticle show: an atomic that lost views
+   * was used in more than one call; a plain number was updated with ++. Otherwise, the usual causes.
+   */
+  private static String whyTotalLost(List<StateField> fields) {
+    Optional<StateField> atomic = StateFields.holding(fields, AtomicLong.class, AtomicInteger.class, Counter.class);
+    Optional<StateField> number = fields.stream().filter(StateField::isPrimitiveNumber).findFirst();
+    String fix = "Count with one atomic step: a local Counter (vertx.sharedData().getLocalCounter), an AtomicLong "
+        + "or LongAdder, or a single owner of the count.";
+    if (atomic.isPresent() && number.isEmpty()) {
+      boolean counter = atomic.get().holds(Counter.class);
+      return "The total is kept in " + atomic.get().describe() + ", which is atomic one call at a time, so it was "
+          + "updated in more than one call: " + (counter ? "a get() followed by a compareAndSet() whose false "
+          + "answer is not retried" : "a get() followed by a set(), or a compareAndSet() whose false answer is not "
+          + "retried") + ". Between the two calls another event loop counts, and one of the two counts is "
+          + "overwritten or dropped. Update it with one call, " + (counter ? "incrementAndGet() or addAndGet(n)"
+          : "incrementAndGet() or addAndGet(n)") + ", or retry compareAndSet() in a loop until it returns true.";
+    }
+    if (number.isPresent()) {
+      StateField field = number.get();
+      return field.name() + "++ is three steps: read the count, add one, write it back (the total is kept in "
+          + field.describe() + "). Two event loops can run those steps at the same moment on two cores, or one "
+          + "loop can be paused between its read and its write while another counts: either way both write a "
+          + "count based on the same old value, and views vanish. static shares the field between instances but "
+          + "makes nothing atomic; volatile makes each read see the latest write, yet the read and the write are "
+          + "still two steps; synchronized on an instance locks each instance against itself alone. " + fix;
+    }
+    return "Each lost view is a read and a write of the count with another event loop's update in between. The "
+        + "usual causes: a count updated as read, add, write (count++, or get() then set()); a compareAndSet() "
+        + "whose false answer is not retried; a lock that each instance takes for itself (synchronized (this)). "
+        + fix;
   }
 
   @Test
@@ -244,7 +280,8 @@ class PageStatsVerticleTest {
   @DisplayName("four instances counting at once, " + INSTANCES * VIEWS_PER_INSTANCE + " views a round, "
       + "lose no view from any page")
   void pageCountsLoseNoViewUnderFourLoops(Vertx vertx) {
-    Race race = deploy(vertx).race("/pages", Race::lostFromPages);
+    Stats stats = deploy(vertx);
+    Race race = stats.race("/pages", Race::lostFromPages);
     Map<String, Long> lostByPage = new LinkedHashMap<>();
     for (String page : race.pages()) {
       long lost = race.expectedPerPage() - race.countedFor(page);
@@ -256,13 +293,37 @@ class PageStatsVerticleTest {
     require(lostByPage.isEmpty(), race.story() + ", " + race.expectedPerPage() + " views of each of " + PAGES
         + " pages, but the per-page counts lost " + lost + " views: " + lostByPage + " (page = views lost)"
         + (race.countedTotal() == race.expectedTotal() ? ", while the total was right" : "") + ". Each count was "
-        + "read, added to and written back as separate steps, and another event loop got in between. A HashMap is "
-        + "not safe for several threads at all: its merge, compute and put are such steps too. A get followed by "
-        + "a put is two steps on any map, even a thread-safe one. Keep the counts in a map whose single calls are "
-        + "atomic, a LocalMap (vertx.sharedData().getLocalMap) or a ConcurrentHashMap, and update each count in "
-        + "one call: merge(page, 1L, Long::sum) or compute(page, ...)."
+        + "read, added to and written back as separate steps, and another event loop got in between. "
+        + whyPagesLost(stats.stateFields())
         + (lost * 2 > race.expectedTotal() ? " Losing most of the views is also what per-instance copies of the "
             + "statistics do: see the test of batches handled by different instances." : ""));
+  }
+
+  /** Why page counts went missing, as far as the fields of PageStatsVerticle show; otherwise the usual causes. */
+  private static String whyPagesLost(List<StateField> fields) {
+    Optional<StateField> plainMap = fields.stream().filter(f -> f.holds(Map.class) && !f.holds(ConcurrentMap.class)
+        && !f.holds(LocalMap.class)).findFirst();
+    Optional<StateField> safeMap = StateFields.holding(fields, ConcurrentMap.class, LocalMap.class);
+    String fix = " Keep the counts in a map whose single calls are atomic, a LocalMap "
+        + "(vertx.sharedData().getLocalMap) or a ConcurrentHashMap, and update each count in one call: "
+        + "merge(page, 1L, Long::sum) or compute(page, ...).";
+    String identity = " A lock chosen by the page's String (synchronized (page)) does not help either: requests "
+        + "arrive decoded, each with String objects of its own, so two views of one page lock two different "
+        + "monitors; lock one shared object, or better, use a thread-safe map.";
+    if (plainMap.isPresent()) {
+      return "The counts are kept in " + plainMap.get().describe() + ". A HashMap is not safe for several threads at "
+          + "all: its merge, compute and put are such steps too." + identity + fix;
+    }
+    if (safeMap.isPresent()) {
+      return "The counts are kept in " + safeMap.get().describe() + ", whose single calls are atomic, so a count "
+          + "was updated in more than one call. A get followed by a put is two steps on any map, even a "
+          + "thread-safe one (so is a replace whose false answer is not retried). Update each count in one call: "
+          + "merge(page, 1L, Long::sum) or compute(page, ...).";
+    }
+    return "The usual causes: a HashMap shared by several threads (its merge, compute and put are such steps too); "
+        + "a get followed by a put, which is two steps on any map, even a thread-safe one; a lock that is not "
+        + "shared by every instance (synchronized (this), or synchronized (page): requests arrive decoded, each "
+        + "with String objects of its own)." + fix;
   }
 
   @Test
@@ -304,8 +365,10 @@ class PageStatsVerticleTest {
     BatchLog log = new BatchLog();
     vertx.eventBus().addInboundInterceptor(log::intercept);
     List<Context> contexts = new CopyOnWriteArrayList<>();
+    List<PageStatsVerticle> instances = new CopyOnWriteArrayList<>();
     Supplier<Deployable> instance = () -> {
       PageStatsVerticle verticle = new PageStatsVerticle();
+      instances.add(verticle);
       return new Deployable() {
         @Override
         public Future<?> deploy(Context context) throws Exception {
@@ -322,7 +385,7 @@ class PageStatsVerticleTest {
     String id = await(vertx.deployVerticle(instance, new DeploymentOptions().setInstances(INSTANCES)),
         WAIT_SECONDS, "Deploying " + INSTANCES + " instances of PageStatsVerticle did not finish within "
             + WAIT_SECONDS + " s: start() must complete its future once the consumers are registered.");
-    return new Stats(vertx, id, oneContextPerThread(contexts), log);
+    return new Stats(vertx, id, oneContextPerThread(contexts), log, List.copyOf(instances));
   }
 
   /**
@@ -345,10 +408,16 @@ class PageStatsVerticleTest {
   }
 
   /** The deployed instances, seen from the event bus, as the rest of an application sees them. */
-  private record Stats(Vertx vertx, String deploymentId, List<Context> contexts, BatchLog log) {
+  private record Stats(Vertx vertx, String deploymentId, List<Context> contexts, BatchLog log,
+                       List<PageStatsVerticle> instances) {
+
+    /** Where the instances keep their statistics: for a failure message, never for the verdict. */
+    List<StateField> stateFields() {
+      return StateFields.of(PageStatsVerticle.class, instances);
+    }
 
     Object sendBatch(JsonArray pages) {
-      return await(vertx.eventBus().request(PageStatsVerticle.VIEWS, pages), WAIT_SECONDS, "A batch of "
+      return await(vertx.eventBus().request(PageStatsVerticle.VIEWS, Fresh.copyOf(pages)), WAIT_SECONDS, "A batch of "
           + pages.size() + " views sent to " + PageStatsVerticle.VIEWS + " got no reply within " + WAIT_SECONDS
           + " s. Reply to each batch once its views are counted.").body();
     }
@@ -418,7 +487,7 @@ class PageStatsVerticleTest {
       }
       List<Future<Message<Object>>> replies = new ArrayList<>();
       for (int i = 0; i < WARM_UP_BATCHES; i++) {
-        replies.add(vertx.eventBus().request(PageStatsVerticle.VIEWS, batch));
+        replies.add(vertx.eventBus().request(PageStatsVerticle.VIEWS, Fresh.copyOf(batch)));
       }
       await(Future.all(replies), RACE_WAIT_SECONDS, "Of " + WARM_UP_BATCHES + " batches of " + WARM_UP_BATCH_SIZE
           + " views, " + replies.stream().filter(Future::succeeded).count() + " were acknowledged within "
@@ -438,8 +507,10 @@ class PageStatsVerticleTest {
       long started;
       try {
         hold.awaitHeld();
+        // Each batch decoded afresh, as a real request arrives: its page names are String objects of its own, so
+        // a lock chosen by the String's identity (synchronized (page)) is a different lock in every batch.
         for (int i = 0; i < batches; i++) {
-          replies.add(vertx.eventBus().request(PageStatsVerticle.VIEWS, batch, options));
+          replies.add(vertx.eventBus().request(PageStatsVerticle.VIEWS, Fresh.copyOf(batch), options));
         }
       } finally {
         log.startRound();

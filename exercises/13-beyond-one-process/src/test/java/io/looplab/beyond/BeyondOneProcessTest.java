@@ -77,6 +77,12 @@ class BeyondOneProcessTest {
 
   private static final Duration QUIT = Duration.ofSeconds(30);
 
+  private static final String READ_DURING_WRITE = "The nodes did take turns for the read: node B read only after "
+      + "node A's read was answered, but while node A's write was still on its way, so node B read the count from "
+      + "before that write. The critical section ended before the write: the lock was let go once the read "
+      + "answered. Hold it until the write's future completes (release it in a callback on the whole reservation's "
+      + "future, as withLock does), so that the next node reads what the last one wrote.";
+
   private static Vertx services;
   private static int servicePort;
   private static Database db;
@@ -107,6 +113,18 @@ class BeyondOneProcessTest {
    * answer is late. So a node whose read was held still gets the count as it was before the other node wrote.
    */
   private record LedgerRead(String show, int free) {
+  }
+
+  /**
+   * Part two: ledger writes, applied at once, or held for the test and applied when it releases them. A race holds
+   * the writes as it holds the reads, so that a node that lets go of the lock after its read but before its write is
+   * seen: the other node reads while the write is still held.
+   */
+  private static volatile boolean writesAppliedAtOnce = true;
+  private static volatile GatedDependency<LedgerWrite, Void> heldWrites = new GatedDependency<>();
+
+  /** A ledger write the test holds: it lands when the test releases it. */
+  private record LedgerWrite(String show, int free) {
   }
 
   private static final AtomicInteger shows = new AtomicInteger();
@@ -221,6 +239,7 @@ class BeyondOneProcessTest {
   void clusterOneAtATime() {
     Nodes nodes = clusterNodes.get();
     readsAnsweredAtOnce = true;
+    writesAppliedAtOnce = true;
     String show = newLedgerShow(2);
     expect(nodes.a, show, "ada", Outcome.of(true), "2 seats were free");
     assertLedger(show, 1, "ada took one of 2 seats");
@@ -247,6 +266,7 @@ class BeyondOneProcessTest {
               + (race.overlapped ? "Node B read the ledger while node A was between its read and its write: each "
                   + "node's local lock is its own, so it kept nothing apart. In a clustered Vert.x, "
                   + "vertx.sharedData().getLock / withLock is one lock for every node." : "")
+              + (race.readDuringWrite ? READ_DURING_WRITE : "")
           : "Nobody got the last seat: one of ada (node A) and bob (node B) should have. " + race + ".");
       require(free == 0, "The ledger ends at " + free + " free seats, but one caller was told yes out of 1: it must "
           + "end at 0. " + race + ".");
@@ -268,8 +288,9 @@ class BeyondOneProcessTest {
       require(race.yesCount() == 2, "Both callers should get a seat out of 10 free, but: " + race + ".");
       int free = ledger.get(show);
       require(free == 8, "Lost update: ada (node A) and bob (node B) were both told yes, but the ledger went from 10 "
-          + "to " + free + " free seats, not 8. " + race + ". Both nodes read 10 and both wrote 9. Hold a cluster-wide "
-          + "lock (vertx.sharedData().withLock) from the read to the write, so that the other node reads after.");
+          + "to " + free + " free seats, not 8. " + race + ". Both nodes read 10 and both wrote 9. "
+          + (race.readDuringWrite ? READ_DURING_WRITE : "Hold a cluster-wide lock (vertx.sharedData().withLock) from "
+          + "the read to the write, so that the other node reads after."));
     });
   }
 
@@ -281,14 +302,20 @@ class BeyondOneProcessTest {
   void clusterLockIsReleasedOnEveryPath() {
     Nodes nodes = clusterNodes.get();
     readsAnsweredAtOnce = false;
+    writesAppliedAtOnce = true;
     heldReads = new GatedDependency<>();
     String soldOut = newLedgerShow(0);
-    CompletableFuture<String> ada = nodes.a.ask("reserve " + soldOut + " ada");
-    open(heldReads.awaitCalls(1, WAIT.toMillis()).get(0));
+    CompletableFuture<String> ada = reserve(nodes.a, soldOut, "ada");
+    if (!callOrAnswer(heldReads, 1, ada, WAIT.toMillis(), "ada's reservation on node A never made its ledger read "
+        + "(waited " + WAIT.toSeconds() + " s), although nobody else was reserving." + whatCameBefore())) {
+      throw new AssertionFailedError("ada's reservation on node A answered " + answerOf(ada) + " without reading "
+          + "the ledger." + whatCameBefore());
+    }
+    open(heldReads.awaitCalls(1).get(0));
     Outcome<Boolean> adaGot = answerOf(ada);
     require(Outcome.of(false).equals(adaGot), "ada (node A) should hear false for a sold-out show, but got "
         + adaGot + ".");
-    CompletableFuture<String> bob = nodes.b.ask("reserve " + soldOut + " bob");
+    CompletableFuture<String> bob = reserve(nodes.b, soldOut, "bob");
     require(heldReads.arrivesWithin(2, STUCK_MILLIS), "Cluster lock leak: after node A answered 'sold out', node B "
         + "waited " + STUCK_MILLIS + " ms and never got to read the ledger. The lock node A took was not released on "
         + "that path, and every node now waits for it until its timeout. Let go of the lock on every way out (withLock "
@@ -297,12 +324,12 @@ class BeyondOneProcessTest {
     answerOf(bob);
 
     String show = newLedgerShow(5);
-    CompletableFuture<String> cyd = nodes.a.ask("reserve " + show + " cyd");
+    CompletableFuture<String> cyd = reserve(nodes.a, show, "cyd");
     heldReads.awaitCalls(3, WAIT.toMillis()).get(2).fail(new IllegalStateException("the ledger service is down"));
     Outcome<Boolean> cydGot = answerOf(cyd);
     require(cydGot.error() != null || Outcome.of(false).equals(cydGot), "cyd (node A) should get a failure when "
         + "the ledger cannot be read, but got " + cydGot + ".");
-    CompletableFuture<String> dan = nodes.b.ask("reserve " + show + " dan");
+    CompletableFuture<String> dan = reserve(nodes.b, show, "dan");
     require(heldReads.arrivesWithin(4, STUCK_MILLIS), "Cluster lock leak: after node A's ledger read failed, node B "
         + "waited " + STUCK_MILLIS + " ms and never got to read the ledger. A failure is a way out too: the lock must "
         + "be released when the read fails (withLock releases it whatever the block's future does).");
@@ -329,12 +356,15 @@ class BeyondOneProcessTest {
     final Outcome<Boolean> bob;
     /** True when node B reached its call while node A's was held: the nodes were not taking turns. */
     final boolean overlapped;
+    /** True when node B read the ledger after node A's read but while node A's write was held. */
+    final boolean readDuringWrite;
     final String releases;
 
-    Race(Outcome<Boolean> ada, Outcome<Boolean> bob, boolean overlapped, String releases) {
+    Race(Outcome<Boolean> ada, Outcome<Boolean> bob, boolean overlapped, boolean readDuringWrite, String releases) {
       this.ada = ada;
       this.bob = bob;
       this.overlapped = overlapped;
+      this.readDuringWrite = readDuringWrite;
       this.releases = releases;
     }
 
@@ -359,28 +389,44 @@ class BeyondOneProcessTest {
 
   /**
    * Node A reserves, and its call to the test is held. Then node B reserves. If B's call arrives too, both are
-   * released in {@code order}; if B is waiting its turn, A's is released first and B's once it comes.
+   * released in {@code order}; if B is waiting its turn, A's is released first and B's once it comes. When
+   * {@code writes} is given (the ledger), writes are held too: after A's call is released, A's write waits while the
+   * test looks whether B's call comes meanwhile, which it must not while A still holds the lock.
    */
   private static <A, T> Race race(Nodes nodes, String show, int[] order, GatedDependency<A, T> calls, String call,
-      Function<A, T> answer) {
-    CompletableFuture<String> ada = nodes.a.ask("reserve " + show + " ada");
+      Function<A, T> answer, GatedDependency<LedgerWrite, Void> writes) {
+    CompletableFuture<String> ada = reserve(nodes.a, show, "ada");
     awaitCall(calls, 1, ada, "ada's (node A)", call, WAIT.toMillis(), "ada's reservation on node A never made its "
-        + call + " (waited " + WAIT.toSeconds() + " s).");
-    CompletableFuture<String> bob = nodes.b.ask("reserve " + show + " bob");
+        + call + " (waited " + WAIT.toSeconds() + " s), although nobody else was reserving." + whatCameBefore());
+    CompletableFuture<String> bob = reserve(nodes.b, show, "bob");
     boolean overlapped = calls.arrivesWithin(2, TURN_MILLIS);
+    boolean readDuringWrite = false;
     String releases;
     if (overlapped) {
       List<Gate<T>> gates = calls.awaitCalls(2);
       List<CompletableFuture<String>> answers = List.of(ada, bob);
       for (int i : order) {
         open(gates.get(i), answer);
-        answerOf(answers.get(i));
+        finish(answers.get(i), writes);
       }
       releases = "both " + call + "s were in flight at once, and the test answered " + (order[0] == 0
           ? "node A's first" : "node B's first");
     } else {
       open(calls.awaitCalls(1).get(0), answer);
-      answerOf(ada);
+      if (writes != null && writeOrAnswer(writes, 1, ada)) {
+        // A has read, and its write is held: B must still be waiting for the lock.
+        readDuringWrite = calls.arrivesWithin(2, TURN_MILLIS);
+        if (readDuringWrite) {
+          open(calls.awaitCalls(2).get(1), answer);      // B gets the count as it was before A's write
+          writes.awaitCalls(1).get(0).open(null);         // then A's write lands
+          finish(ada, writes);
+          finish(bob, writes);
+          return new Race(answerOf(ada), answerOf(bob), false, true, "node B made its " + call + " while node "
+              + "A's write was still held by the test, after node A's " + call + " had been answered");
+        }
+        writes.awaitCalls(1).get(0).open(null);
+      }
+      finish(ada, writes);
       // Now that A has answered, B may make its call, or find the show sold out and answer without one.
       boolean called = callOrAnswer(calls, 2, bob, STUCK_MILLIS, "bob's reservation on node B neither made its "
           + call + " nor answered, even " + STUCK_MILLIS + " ms after ada's on node A was answered with "
@@ -388,10 +434,40 @@ class BeyondOneProcessTest {
       if (called) {
         open(calls.awaitCalls(2).get(1), answer);
       }
+      finish(bob, writes);
       releases = "node B waited for node A to finish before it " + (called ? "made its " + call
           : "answered, without a " + call);
     }
-    return new Race(answerOf(ada), answerOf(bob), overlapped, releases);
+    return new Race(answerOf(ada), answerOf(bob), overlapped, readDuringWrite, releases);
+  }
+
+  /**
+   * Waits until write number {@code n} arrives (true) or {@code reservation} answers without it (false), within
+   * {@link #WAIT}; a reservation that does neither is left to {@link #answerOf} to report.
+   */
+  private static boolean writeOrAnswer(GatedDependency<LedgerWrite, Void> writes, int n,
+      CompletableFuture<String> reservation) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!writes.arrivesWithin(n, 20)) {
+      if (reservation.isDone() || System.nanoTime() > deadline) {
+        return writes.calls() >= n;
+      }
+    }
+    return true;
+  }
+
+  /** Lets {@code reservation} finish: releases each held ledger write as it comes, until the node answers. */
+  private static void finish(CompletableFuture<String> reservation, GatedDependency<LedgerWrite, Void> writes) {
+    if (writes == null) {
+      answerOf(reservation);
+      return;
+    }
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!reservation.isDone() && System.nanoTime() < deadline) {
+      writes.calledSoFar().stream().filter(Gate::isPending).forEach(gate -> gate.open(null));
+      writes.arrivesWithin(writes.calls() + 1, 20);
+    }
+    answerOf(reservation);
   }
 
   /** Waits for node A's first call, which it must make: a seat is free, and nobody else is booking. */
@@ -399,7 +475,7 @@ class BeyondOneProcessTest {
       String whose, String call, long millis, String ifNever) {
     if (!callOrAnswer(calls, n, reservation, millis, ifNever)) {
       throw new AssertionFailedError(whose + " reservation answered " + answerOf(reservation) + " without making "
-          + "its " + call + ", although a seat was free.");
+          + "its " + call + ", although a seat was free." + whatCameBefore());
     }
   }
 
@@ -433,13 +509,20 @@ class BeyondOneProcessTest {
   private static Race checkRace(Nodes nodes, String show, int[] order) {
     checksAnsweredAtOnce = Map.of();
     heldChecks = new GatedDependency<>();
-    return race(nodes, show, order, heldChecks, "availability check", who -> true);
+    return race(nodes, show, order, heldChecks, "availability check", who -> true, null);
   }
 
   private static Race readRace(Nodes nodes, String show, int[] order) {
     readsAnsweredAtOnce = false;
     heldReads = new GatedDependency<>();
-    return race(nodes, show, order, heldReads, "ledger read", LedgerRead::free);
+    writesAppliedAtOnce = false;
+    heldWrites = new GatedDependency<>();
+    try {
+      return race(nodes, show, order, heldReads, "ledger read", LedgerRead::free, heldWrites);
+    } finally {
+      writesAppliedAtOnce = true;
+      heldWrites.calledSoFar().stream().filter(Gate::isPending).forEach(gate -> gate.open(null));
+    }
   }
 
   // ---- The nodes ---------------------------------------------------------------------------------------------------
@@ -525,8 +608,17 @@ class BeyondOneProcessTest {
     } else if (path.startsWith("/ledger/") && request.method().name().equals("PUT")) {
       String show = path.substring("/ledger/".length());
       request.body().onSuccess(body -> {
-        ledger.put(show, Integer.parseInt(body.toString().trim()));
-        request.response().end();
+        int free = Integer.parseInt(body.toString().trim());
+        Future<Void> landed = writesAppliedAtOnce ? Future.succeededFuture() : heldWrites.apply(new LedgerWrite(show,
+            free));
+        landed.onComplete(done -> {
+          if (done.succeeded()) {
+            ledger.put(show, free);
+            request.response().end();
+          } else {
+            request.response().setStatusCode(503).end(done.cause().getMessage());
+          }
+        });
       });
     } else if (path.startsWith("/ledger/")) {
       String show = path.substring("/ledger/".length());
@@ -555,26 +647,99 @@ class BeyondOneProcessTest {
 
   // ---- Assertions ----------------------------------------------------------------------------------------------------
 
+  /** Every reservation the test asked for, with who asked on which node: for messages. */
+  private static final Map<CompletableFuture<String>, String> reservations = new ConcurrentHashMap<>();
+  private static final Map<CompletableFuture<String>, String> answered = new ConcurrentHashMap<>();
+  private static final List<NodeProcess> nodesAsked = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** The reservations answered so far, in the order the test saw their answers: evidence for messages. */
+  private record Answered(CompletableFuture<String> answer, String label, Outcome<Boolean> outcome) {
+  }
+
+  private static final List<Answered> answeredInOrder = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private static CompletableFuture<String> reserve(NodeProcess node, String show, String who) {
+    CompletableFuture<String> answer = node.ask("reserve " + show + " " + who);
+    reservations.put(answer, who + "'s reservation of " + show + " on " + node.name());
+    if (!nodesAsked.contains(node)) {
+      nodesAsked.add(node);
+    }
+    return answer;
+  }
+
+  /**
+   * What the test can tell about a reservation that does not move: the one answered before it, and the local locks
+   * each node holds now. A cluster lock cannot be listed from here, so a refusal just before is named as a lead.
+   */
+  static String whatCameBefore() {
+    StringBuilder text = new StringBuilder();
+    int failedSince = 0;
+    Answered lastAnswer = null;
+    for (int i = answeredInOrder.size() - 1; i >= 0; i--) {
+      Answered a = answeredInOrder.get(i);
+      if (!a.outcome().isFailure()) {
+        lastAnswer = a;
+        break;
+      }
+      failedSince++;
+    }
+    if (lastAnswer != null) {
+      boolean refusal = Outcome.of(false).equals(lastAnswer.outcome());
+      text.append(" The last reservation that got an answer other than a failure was ").append(lastAnswer.label())
+          .append(", answered ").append(lastAnswer.outcome()).append(refusal ? " (a refusal: if the lock it took "
+          + "was not released on that way out, every later reservation that needs that lock waits for it)" : "")
+          .append(failedSince > 0 ? "; " + failedSince + " reservation(s) failed after it" : "").append(".");
+    }
+    for (NodeProcess node : nodesAsked) {
+      try {
+        String held = node.ask("locks").get(2, TimeUnit.SECONDS);
+        if (!held.equals("none")) {
+          text.append(" ").append(node.name()).append(" holds the local lock(s) ").append(held).append(".");
+        }
+      } catch (Exception e) {
+        // Only evidence for a message: a node that cannot say is left out.
+      }
+    }
+    return text.toString();
+  }
+
   /** Waits for a node's answer to a reserve command: true, false, or the failure the node reported. */
   private static Outcome<Boolean> answerOf(CompletableFuture<String> answer) {
+    String label = reservations.getOrDefault(answer, answered.getOrDefault(answer, "a reservation"));
     try {
-      return Outcome.of(Boolean.parseBoolean(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+      Outcome<Boolean> outcome = Outcome.of(Boolean.parseBoolean(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+      noteAnswered(answer, label, outcome);
+      return outcome;
     } catch (ExecutionException e) {
       if (e.getCause() instanceof NodeProcess.NodeError error) {
-        return Outcome.failed(error);
+        Outcome<Boolean> outcome = Outcome.failed(error);
+        noteAnswered(answer, label, outcome);
+        return outcome;
       }
       throw e.getCause() instanceof AssertionFailedError a ? a : new AssertionFailedError(e.getCause().toString());
     } catch (TimeoutException e) {
-      throw new AssertionFailedError("A reservation did not answer within " + WAIT.toSeconds() + " s. Is it "
-          + "waiting for a lock that is never released, or for a future that is never completed?");
+      throw new AssertionFailedError(capitalised(label) + " did not answer within " + WAIT.toSeconds() + " s."
+          + whatCameBefore() + " The usual causes: a lock that is never released on some way out (a refusal, a "
+          + "failure), or a future that is never completed.");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
   }
 
+  /** Notes the first time the test sees a reservation's answer: the last one noted is the latest to answer. */
+  private static void noteAnswered(CompletableFuture<String> answer, String label, Outcome<Boolean> outcome) {
+    if (reservations.remove(answer) != null) {
+      answeredInOrder.add(new Answered(answer, label, outcome));
+      answered.put(answer, label);
+    }
+  }
+
+  private static String capitalised(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+  }
+
   private static void expect(NodeProcess node, String show, String who, Outcome<Boolean> expected, String why) {
-    Outcome<Boolean> got = answerOf(node.ask("reserve " + show + " " + who));
+    Outcome<Boolean> got = answerOf(reserve(node, show, who));
     require(expected.equals(got), who + "'s reservation on " + node.name() + " should answer " + expected + " ("
         + why + "), but it answered " + got + ".");
   }

@@ -6,6 +6,7 @@ import com.hazelcast.config.NetworkConfig;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.nodes.NodeChannel;
 import io.looplab.grader.nodes.NodeProcess;
+import io.looplab.grader.races.LocalLockNames;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -136,6 +137,11 @@ public final class SeatNode {
       case "reserve": {
         String[] showAndWho = argument.split(" ", 2);
         return shows.computeIfAbsent(showAndWho[0], seatsFor).apply(showAndWho[1]).map(String::valueOf);
+      }
+      case "locks": {
+        // For a message about a reservation that never answers: the local locks this node holds right now.
+        Map<String, Integer> held = LocalLockNames.heldOrNone(vertx);
+        return Future.succeededFuture(held.isEmpty() ? "none" : String.join(", ", held.keySet()));
       }
       case "quit": {
         List<String> leftovers = ShutdownCheck.leftoversOf(vertx);
