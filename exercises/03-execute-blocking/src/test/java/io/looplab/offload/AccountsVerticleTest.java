@@ -65,8 +65,15 @@ class AccountsVerticleTest {
    */
   private static final long WAIT_SECONDS = 5;
 
-  /** Hashes take about 100 ms each, several times that in a cold JVM: room for them on a busy machine. */
-  private static final long HASH_WAIT_SECONDS = 20;
+  /**
+   * Hashes take about 100 ms each, several times that in a cold JVM: room for them on a busy machine. On 2 cores at a
+   * load average of 20, the first hash of a cold JVM was seen to take longer than 20 s, so this is 40 s, and the tests
+   * that wait for hashes get a JUnit time limit of {@link #HASHING_TEST_LIMIT_SECONDS} instead of the grader's 20 s.
+   */
+  private static final long HASH_WAIT_SECONDS = 40;
+
+  /** JUnit's time limit for the warm-up and for each test that waits for hashes: above {@link #HASH_WAIT_SECONDS}. */
+  private static final long HASHING_TEST_LIMIT_SECONDS = 60;
 
   /** Password hashes requested at once in the lag test: more than the machine has cores. */
   private static final int CONCURRENT_HASHES = 4;
@@ -109,6 +116,7 @@ class AccountsVerticleTest {
    * </ul>
    */
   @BeforeAll
+  @org.junit.jupiter.api.Timeout(value = HASHING_TEST_LIMIT_SECONDS, unit = TimeUnit.SECONDS)
   static void warmUpTheJvm() throws Exception {
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       socket.getLocalPort();
@@ -151,6 +159,7 @@ class AccountsVerticleTest {
   @Order(1)
   @Points(3)
   @DisplayName("POST /hash answers 200 with a hash of the password that verifies, computed off the event loop")
+  @org.junit.jupiter.api.Timeout(value = HASHING_TEST_LIMIT_SECONDS, unit = TimeUnit.SECONDS)
   void hashEndpointAnswersWithAVerifiableHash(Vertx vertx) {
     Service service = deploy(vertx);
 
@@ -170,6 +179,7 @@ class AccountsVerticleTest {
   @Order(2)
   @Points(5)
   @DisplayName("while " + CONCURRENT_HASHES + " passwords are hashed at once, the event loops stay responsive")
+  @org.junit.jupiter.api.Timeout(value = HASHING_TEST_LIMIT_SECONDS, unit = TimeUnit.SECONDS)
   void hashingKeepsEventLoopsResponsive(Vertx vertx) {
     Service service = deploy(vertx);
     // The first hash loads and compiles the crypto code; its cost is the JVM's, not the solution's.
@@ -199,6 +209,15 @@ class AccountsVerticleTest {
     for (HttpResponse<Buffer> response : responses) {
       assertEquals(200, response.statusCode(), "POST /hash should answer 200; the body was: " + response.bodyAsString());
     }
+    if (lag.p99Millis() > limit) {
+      // The machine may have got busier while the hashes ran, which delays a probe on any loop: time one hash again,
+      // and judge by the slower of the two. A hash on the loop delays the probe by a whole hash or more, so it is
+      // still caught.
+      long again = System.nanoTime();
+      hasher.delegate.hash("how long does one take after the run?");
+      hashMillis = Math.max(hashMillis, (System.nanoTime() - again) / 1e6);
+      limit = Math.max(MAX_LAG_P99_MILLIS, hashMillis / 2);
+    }
     require(lag.p99Millis() <= limit, String.format("While %d passwords were hashed at once, the event loops "
         + "answered late: %s, where a p99 of at most %.0f ms is expected (one hash takes %.0f ms on this machine "
         + "now). A probe task waits as long as the loop is busy, so something still keeps a loop busy for long: "
@@ -210,6 +229,7 @@ class AccountsVerticleTest {
   @Order(3)
   @Points(4)
   @DisplayName("two passwords are hashed at the same time, on two worker threads: neither hash waits for the other")
+  @org.junit.jupiter.api.Timeout(value = HASHING_TEST_LIMIT_SECONDS, unit = TimeUnit.SECONDS)
   void independentHashesRunSideBySide(Vertx vertx) {
     Service service = deploy(vertx);
     hasher.holdEveryHash();
@@ -358,6 +378,7 @@ class AccountsVerticleTest {
   @Order(7)
   @Points(3)
   @DisplayName("undeploying the verticle closes its server and its worker pool, and leaves no thread behind")
+  @org.junit.jupiter.api.Timeout(value = HASHING_TEST_LIMIT_SECONDS, unit = TimeUnit.SECONDS)
   void undeployLeavesNothingRunning(Vertx vertx) {
     Service service = deploy(vertx);
     // Use both endpoints first, so that whatever the verticle creates lazily exists too.
