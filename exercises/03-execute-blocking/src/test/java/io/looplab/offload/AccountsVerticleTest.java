@@ -79,11 +79,12 @@ class AccountsVerticleTest {
   private static final int CONCURRENT_HASHES = 4;
 
   /**
-   * The 99th percentile of event-loop lag accepted while the hashes run, or half the time one hash takes on this
-   * machine right now, whichever is larger. Measured on 2 cores shared with other builds (load average 5 to 8):
-   * with the hashing on worker threads, p99 was 4 to 16 ms; with it on the event loop, 350 to 600 ms, since a probe
-   * on that loop waits for a whole hash or more. The second bound keeps a correct solution passing on a machine so
-   * busy that every thread, the event loop included, waits for a core: there, a hash takes several times longer.
+   * The 99th percentile of event-loop lag accepted while the hashes run, or the time one hash takes on this machine
+   * right now, whichever is larger. Measured on 2 cores shared with other builds (load average 5 to 8): with the
+   * hashing on worker threads, p99 was 4 to 16 ms, and once 137 ms with a hash taking 237 ms (four hashing threads
+   * and the loop sharing two busy cores); with it on the event loop, 350 to 600 ms, since a probe on that loop waits
+   * for a whole hash or more. So a loop busy for a whole hash is the line: the second bound keeps a correct solution
+   * passing on a machine so busy that every thread, the event loop included, waits for a core.
    */
   private static final double MAX_LAG_P99_MILLIS = 50;
 
@@ -189,7 +190,7 @@ class AccountsVerticleTest {
     long started = System.nanoTime();
     hasher.delegate.hash("how long does one take now?");
     double hashMillis = (System.nanoTime() - started) / 1e6;
-    double limit = Math.max(MAX_LAG_P99_MILLIS, hashMillis / 2);
+    double limit = Math.max(MAX_LAG_P99_MILLIS, hashMillis);
 
     LagProbe probe = LagProbe.start(vertx, 5);
     LagProbe.Lag lag;
@@ -216,7 +217,7 @@ class AccountsVerticleTest {
       long again = System.nanoTime();
       hasher.delegate.hash("how long does one take after the run?");
       hashMillis = Math.max(hashMillis, (System.nanoTime() - again) / 1e6);
-      limit = Math.max(MAX_LAG_P99_MILLIS, hashMillis / 2);
+      limit = Math.max(MAX_LAG_P99_MILLIS, hashMillis);
     }
     require(lag.p99Millis() <= limit, String.format("While %d passwords were hashed at once, the event loops "
         + "answered late: %s, where a p99 of at most %.0f ms is expected (one hash takes %.0f ms on this machine "
