@@ -185,6 +185,11 @@ public final class Gate<T> {
     }
   }
 
+  /**
+   * Completes the gate on its caller's context and waits for that task. Unlike {@link #runOn}, what the completion
+   * throws is not brought back to the test: it comes from the learner's continuation, and must reach Vert.x (and so
+   * the guard's "exception nobody handled") as it would in production.
+   */
   private void release(Runnable completion) {
     if (!isPending()) {
       throw new IllegalStateException("This gate was already released: a gate answers one call, once.");
