@@ -19,6 +19,8 @@ import java.util.Set;
  *       method marked, and the report names the channel operation that called it;</li>
  *   <li>{@code Future.await()}, which Vert.x refuses on an event loop with an IllegalStateException that a router
  *       would turn into a bare 500;</li>
+ *   <li>an allowance for handing a task to a {@code ThreadPoolExecutor}, whose queue lock is contended for a
+ *       moment now and then (a task the pool runs on the caller's thread is still checked);</li>
  *   <li>allowances for what reads the OS's random source without waiting for anything: {@code UUID.randomUUID} and
  *       {@code SecureRandom}'s NativePRNG, which rereads {@code /dev/urandom} whenever its 100 ms buffer is stale.</li>
  * </ul>
@@ -53,6 +55,11 @@ final class BlockingCallDetector {
                 // So does SecureRandom (NativePRNG): /dev/urandom never waits, whenever the buffer is refilled.
                 .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implNextBytes")
                 .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implGenerateSeed")
+                // Handing a task to a thread pool takes the queue's lock, and parks for a moment when a worker holds
+                // it: executeBlocking does this on every call, and now and then it collides (seen in CI). A pool that
+                // runs a task on the caller (CallerRunsPolicy) does so in reject(), where blocking counts again.
+                .allowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "execute")
+                .disallowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "reject")
                 // Without this, Files.readString / readAllBytes on the loop slip through.
                 .markAsBlocking("sun.nio.ch.FileChannelImpl", "read", "(Ljava/nio/ByteBuffer;)I")
                 .markAsBlocking("sun.nio.ch.FileChannelImpl", "write", "(Ljava/nio/ByteBuffer;)I")

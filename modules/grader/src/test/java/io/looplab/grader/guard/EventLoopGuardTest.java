@@ -153,6 +153,19 @@ class EventLoopGuardTest {
   }
 
   @RepeatedTest(20)
+  @DisplayName("handing a task to a worker pool whose queue lock is taken for a moment is not a blocking call")
+  void briefLockOfAPoolsQueueIsAllowed() {
+    assertPasses("handsTaskToContendedPoolOnEventLoop");
+  }
+
+  @Test
+  @DisplayName("a task that a pool runs on the caller's thread still may not block the event loop")
+  void callerRunsTaskIsStillCaught() {
+    assertViolation("poolRunsSleepingTaskOnEventLoop", "Blocking call", "a sleep (java.lang.Thread.sleep)",
+        "Misbehaviour.java:", "vert.x-eventloop-thread");
+  }
+
+  @RepeatedTest(20)
   @DisplayName("sleeping, reading files and spinning inside executeBlocking are never reported")
   void workerThreadsMayBlock() {
     assertPasses("sleepsInExecuteBlocking");
