@@ -2,17 +2,25 @@ package io.looplab.grader.guard;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.security.CodeSource;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
- * Which stack frames belong to the code being graded: the classes in the test's own package (and below it), other
- * than the test classes themselves and the classes the test declares as {@link GivenCode given}. Reports name the
+ * Which stack frames belong to the code being graded: the classes compiled from the learner's sources. That is
+ * decided by where a class was loaded from: a class of the test's package (or below it) is the learner's when it did
+ * not come from the folder or jar the graded test itself was loaded from (Maven's {@code test-classes}, the grading
+ * JVM's own folder of compiled tests), unless the test declares it {@link GivenCode given}. So a test's fixtures and
+ * fakes can live in files of their own, whatever their names. Reports name the
  * innermost such frame, because that is the learner's line; when the trouble is inside code the learner did not
  * write (given code, the test's fakes, Vert.x, the JDK), they also name the call the learner's line made into it:
  * the one rule every report follows, see {@link #callSite}.
@@ -21,8 +29,14 @@ public final class CodeUnderTest {
 
   private static volatile String packagePrefix = "";
   private static volatile ClassLoader loader = CodeUnderTest.class.getClassLoader();
+  /** Where the graded test was loaded from: classes from there are the test's, never the learner's. */
+  private static volatile URL testLocation;
   /** Given class name to what a call into it is ("" when the test gave no words). */
   private static volatile Map<String, String> given = Map.of();
+  /** See {@link CountAsLearners}: the library's own tests only. */
+  private static volatile Set<String> declaredLearners = Set.of();
+  /** Top-level class name to whether it is the learner's; loading a class to find its origin is not free. */
+  private static final Map<String, Boolean> learners = new ConcurrentHashMap<>();
 
   private CodeUnderTest() {
   }
@@ -34,32 +48,79 @@ public final class CodeUnderTest {
       declared.put(code.value().getName(), code.is());
     }
     given = Map.copyOf(declared);
+    CountAsLearners learnersHere = testClass.getAnnotation(CountAsLearners.class);
+    declaredLearners = learnersHere == null ? Set.of()
+        : Arrays.stream(learnersHere.value()).map(Class::getName).collect(Collectors.toUnmodifiableSet());
     loader = testClass.getClassLoader();
-    watchPackage(testClass.getPackageName());
+    testLocation = locationOf(testClass);
+    learners.clear();
+    packagePrefix = prefixOf(testClass.getPackageName());
   }
 
+  /** Watches a package without a test class: every class of it counts as the learner's (benchmarks). */
   static void watchPackage(String packageName) {
-    packagePrefix = packageName.isEmpty() ? "" : packageName + ".";
+    testLocation = null;
+    learners.clear();
+    packagePrefix = prefixOf(packageName);
+  }
+
+  private static String prefixOf(String packageName) {
+    return packageName.isEmpty() ? "" : packageName + ".";
   }
 
   static boolean isWatched(StackTraceElement frame) {
     return isLearnersClass(frame.getClassName());
   }
 
-  /** True for a class the learner wrote: in the test's package, and neither a test class nor given code. */
+  /**
+   * True for a class the learner wrote: in the test's package, loaded from elsewhere than the test, and not given
+   * code. The one rule for "the learner's code", used by the guard and by the failure messages alike.
+   */
   public static boolean isLearnersClass(String className) {
     String prefix = packagePrefix;
-    return !prefix.isEmpty() && className.startsWith(prefix) && !isTestClass(className) && givenType(className) == null;
+    return !prefix.isEmpty() && className.startsWith(prefix) && givenType(className) == null
+        && learners.computeIfAbsent(topLevel(className), CodeUnderTest::compiledFromLearnersSources);
+  }
+
+  private static boolean compiledFromLearnersSources(String topLevelName) {
+    if (declaredLearners.contains(topLevelName)) {
+      return true;
+    }
+    if (testLocation == null) {
+      return true;
+    }
+    Class<?> type = load(topLevelName);
+    URL location = type == null ? null : locationOf(type);
+    return location != null && !location.equals(testLocation);
+  }
+
+  /** True for a class loaded from where the graded test was: the test itself, its fixtures and fakes. */
+  private static boolean isTestClass(String className) {
+    URL where = testLocation;
+    if (where == null) {
+      return false;
+    }
+    Class<?> type = load(topLevel(className));
+    return type != null && where.equals(locationOf(type));
+  }
+
+  private static String topLevel(String className) {
+    int nested = className.indexOf('$');
+    return nested < 0 ? className : className.substring(0, nested);
+  }
+
+  private static URL locationOf(Class<?> type) {
+    try {
+      CodeSource source = type.getProtectionDomain().getCodeSource();
+      return source == null ? null : source.getLocation();
+    } catch (SecurityException e) {
+      return null;
+    }
   }
 
   /** True for a class a graded test declared as {@link GivenCode given} (or one nested in it). */
   public static boolean isGivenClass(String className) {
     return givenType(className) != null;
-  }
-
-  private static boolean isTestClass(String className) {
-    String outer = className.contains("$") ? className.substring(0, className.indexOf('$')) : className;
-    return outer.endsWith("Test") || outer.endsWith("Tests");
   }
 
   /** The given class that {@code className} is or is nested in, or null. */

@@ -68,7 +68,7 @@ final class FailureMessages {
   private static String location(Throwable failure, String testClassName) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       for (StackTraceElement frame : t.getStackTrace()) {
-        if (isCodeUnderTest(frame, testClassName)) {
+        if (CodeUnderTest.isLearnersClass(frame.getClassName())) {
           return " (at " + CodeUnderTest.describe(frame) + ")";
         }
       }
@@ -81,14 +81,6 @@ final class FailureMessages {
       }
     }
     return checked == null ? "" : " (checked at " + CodeUnderTest.describe(checked) + ")";
-  }
-
-  private static boolean isCodeUnderTest(StackTraceElement frame, String testClassName) {
-    int dot = testClassName.lastIndexOf('.');
-    String pkg = dot < 0 ? "" : testClassName.substring(0, dot + 1);
-    String outer = frame.getClassName().split("\\$")[0];
-    return !pkg.isEmpty() && frame.getClassName().startsWith(pkg) && !outer.endsWith("Test") && !outer.endsWith("Tests")
-        && !CodeUnderTest.isGivenClass(frame.getClassName());
   }
 
   private static String cap(String text) {

@@ -1,6 +1,7 @@
 package io.looplab.grader.sync.callsite;
 
 import io.looplab.grader.GradedVertxTest;
+import io.looplab.grader.guard.CountAsLearners;
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.GatedDependency;
 import io.vertx.core.Vertx;
@@ -16,9 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A gated call records the learner's method and line that made it, as the guard decides "the learner's code": this
- * test's package is watched, {@link LearnerCode} is the learner's, and this class and its nested fake are not.
+ * test's package is watched, {@link LearnerCode} is declared the learner's (it is compiled with this test, which an
+ * exercise's learner code never is), and this class and its nested fake are not.
  */
 @GradedVertxTest
+@CountAsLearners(LearnerCode.class)
 class CallSiteTest {
 
   /** A fake nested in the test, as the exercises' fakes are: its frames are never the learner's. */
@@ -64,5 +67,22 @@ class CallSiteTest {
     assertEquals(Optional.empty(), fake.gated.callSite(0));
     assertEquals(Optional.empty(), CallSite.ofCurrentCall());
     fake.gated.call(0).open(0);
+  }
+
+  @Test
+  @DisplayName("a fixture in a file of its own is the test's code, not the learner's, whatever its name")
+  void fixturesInTheirOwnFilesAreNotTheLearners(Vertx vertx) throws Exception {
+    StandaloneFake fake = new StandaloneFake();
+    LearnerCode learner = new LearnerCode(fake::call);
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    vertx.runOnContext(v -> {
+      fake.call("by the test");
+      learner.direct("by the learner");
+      done.complete(null);
+    });
+    done.get(5, TimeUnit.SECONDS);
+    assertEquals(Optional.empty(), fake.gated.callSite(0));
+    assertEquals(Optional.of("direct() at LearnerCode.java:20"), fake.gated.callSite(1));
+    fake.gated.calledSoFar().forEach(g -> g.open(1));
   }
 }

@@ -5,8 +5,8 @@ import io.vertx.core.Future;
 import java.util.function.Function;
 
 /**
- * Stands for a learner's class: a top-level class of the test's package that is not a test, so the guard's
- * {@code CodeUnderTest} counts its frames as the learner's. It calls a dependency directly, and from a lambda.
+ * Stands for a learner's class: {@code CallSiteTest} declares it so with {@code @CountAsLearners}, and the guard
+ * counts its frames as the learner's. It calls a dependency directly, and from a lambda.
  */
 public class LearnerCode {
 
