@@ -2,7 +2,6 @@ package io.looplab.offload;
 
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
-import io.looplab.grader.guard.CodeUnderTest;
 import io.looplab.grader.guard.GivenCode;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.leaks.WorkerPools;
@@ -487,7 +486,7 @@ class AccountsVerticleTest {
    * (...), called from lookUpUser() at AccountsVerticle.java:73".
    */
   private static String callSite() {
-    return CodeUnderTest.callSiteHere().map(Object::toString)
+    return io.looplab.grader.sync.CallSite.ofCurrentCallAndCallee()
         .orElse("a place outside " + AccountsVerticleTest.class.getPackageName());
   }
 

@@ -1,6 +1,6 @@
 package io.looplab.grader;
 
-import io.looplab.grader.guard.EventLoopGuard;
+import io.looplab.grader.internal.guard.EventLoopGuard;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.TestMethodOrder;

@@ -1,6 +1,6 @@
 package io.looplab.selftest;
 
-import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
 
 import java.io.IOException;
 import java.nio.file.Files;

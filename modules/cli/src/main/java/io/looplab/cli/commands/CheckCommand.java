@@ -6,7 +6,7 @@ import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

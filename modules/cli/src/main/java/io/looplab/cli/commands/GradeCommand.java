@@ -8,7 +8,7 @@ import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
-import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

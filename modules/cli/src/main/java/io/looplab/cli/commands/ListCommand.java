@@ -4,7 +4,7 @@ import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
-import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
 
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.scoring.ExerciseReport;
-import io.looplab.grader.scoring.TestReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.TestReport;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.runner.GradingJvm;
+import io.looplab.grader.internal.runner.GradingJvm;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.runner.GradingJvm;
-import io.looplab.grader.scoring.ExerciseReport;
-import io.looplab.grader.scoring.InFlightReport;
+import io.looplab.grader.internal.runner.GradingJvm;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.InFlightReport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

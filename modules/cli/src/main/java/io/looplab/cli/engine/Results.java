@@ -1,7 +1,7 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.scoring.ExerciseReport;
-import io.looplab.grader.scoring.InFlightReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.InFlightReport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

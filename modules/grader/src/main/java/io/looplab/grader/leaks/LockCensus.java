@@ -1,5 +1,6 @@
 package io.looplab.grader.leaks;
 
+import io.looplab.grader.internal.leaks.Internals;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;

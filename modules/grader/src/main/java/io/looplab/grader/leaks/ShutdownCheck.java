@@ -1,6 +1,8 @@
 package io.looplab.grader.leaks;
 
-import io.looplab.grader.guard.CodeUnderTest;
+import io.looplab.grader.internal.leaks.TimerCensus;
+import io.looplab.grader.internal.leaks.LeakWatch;
+import io.looplab.grader.internal.guard.CodeUnderTest;
 import io.looplab.grader.nodes.NodeProcess;
 import io.vertx.core.Vertx;
 import org.opentest4j.AssertionFailedError;
@@ -34,11 +36,11 @@ public final class ShutdownCheck {
       throw new AssertionFailedError("Undeploying the verticle failed or did not finish within "
           + UNDEPLOY_TIMEOUT_SECONDS + " s: " + e + ". A stop() must complete, and quickly.", e);
     }
-    List<String> leaks = new ArrayList<>(watch.resources.openResources());
+    List<String> leaks = new ArrayList<>(watch.resources().openResources());
     leaks.addAll(TimerCensus.pendingTimers(vertx));
     leaks.addAll(LockCensus.heldLocalLocks(vertx));
     try {
-      for (Thread t : watch.threadsBefore.survivorsAfter(THREAD_GRACE_MILLIS)) {
+      for (Thread t : watch.threadsBefore().survivorsAfter(THREAD_GRACE_MILLIS)) {
         leaks.add("the thread '" + t.getName() + "' (" + whatItIs(t) + ")");
       }
     } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.looplab.grader.leaks;
 
+import io.looplab.grader.internal.leaks.LeakWatch;
 import io.vertx.core.Vertx;
 
 import java.util.Map;
@@ -12,6 +13,6 @@ public final class WorkerPools {
 
   /** Pool name to maximum size, for every pool created by the code and not closed; Vert.x's own are left out. */
   public static Map<String, Integer> open(Vertx vertx) {
-    return LeakWatch.of(vertx).resources.openWorkerPools();
+    return LeakWatch.of(vertx).resources().openWorkerPools();
   }
 }

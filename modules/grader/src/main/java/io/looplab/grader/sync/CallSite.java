@@ -1,6 +1,6 @@
 package io.looplab.grader.sync;
 
-import io.looplab.grader.guard.CodeUnderTest;
+import io.looplab.grader.internal.guard.CodeUnderTest;
 
 import java.util.Optional;
 
@@ -9,7 +9,7 @@ import java.util.Optional;
  * stack, as {@code "reserve() at SeatCounter.java:41"}. A race leaves no stack trace that points at the learner, so a
  * fake dependency records this for each call it receives, and a message can name the learner's method that was
  * running beside the test's own line. "The learner's code" is decided by {@link CodeUnderTest}, as for the guard's
- * reports: the classes of the test's package other than the test classes and the classes nested in them.
+ * reports: the classes of the test's package that were not loaded from where the graded test was.
  */
 public final class CallSite {
 
@@ -23,6 +23,16 @@ public final class CallSite {
    */
   public static Optional<String> ofCurrentCall() {
     return of(new Throwable().getStackTrace());
+  }
+
+  /**
+   * The learner's line on the current thread's stack together with the call it made from there into code it did not
+   * write, in the guard's words: {@code "LegacyDirectory.displayName (a blocking client), called from lookUpUser()
+   * at AccountsVerticle.java:73"}. For a fake that says, in its own failure message, which call of the learner's
+   * reached it. Empty when no frame of the code under test is on the stack.
+   */
+  public static Optional<String> ofCurrentCallAndCallee() {
+    return CodeUnderTest.callSiteHere().map(Object::toString);
   }
 
   /** The first frame of the code under test in {@code stack}, described as in {@link #ofCurrentCall()}. */

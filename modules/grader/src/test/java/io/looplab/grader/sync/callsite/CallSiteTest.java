@@ -1,7 +1,7 @@
 package io.looplab.grader.sync.callsite;
 
 import io.looplab.grader.GradedVertxTest;
-import io.looplab.grader.guard.CountAsLearners;
+import io.looplab.grader.internal.guard.CountAsLearners;
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.GatedDependency;
 import io.vertx.core.Vertx;

@@ -1,0 +1,156 @@
+package io.looplab.grader.internal.guard;
+
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingMethod;
+import reactor.blockhound.BlockingOperationError;
+
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * Catches a blocking call on an event-loop thread at the moment it is made, with BlockHound. Netty's own BlockHound
+ * integration (loaded through ServiceLoader) already treats Vert.x event loops as non-blocking threads and its
+ * worker threads as allowed to block; this class adds what a grader needs on top:
+ * <ul>
+ *   <li>file reads and writes through a {@code FileChannel} ({@code Files.readString} and friends);</li>
+ *   <li>an NIO channel used in blocking mode (a {@code SocketChannel} as a JDBC-style driver uses it), without
+ *       flagging Netty's own non-blocking reads and writes: a channel calls
+ *       {@code AbstractInterruptibleChannel.begin()} before an operation only in blocking mode, so that is the
+ *       method marked, and the report names the channel operation that called it;</li>
+ *   <li>{@code Future.await()}, which Vert.x refuses on an event loop with an IllegalStateException that a router
+ *       would turn into a bare 500;</li>
+ *   <li>an allowance for handing a task to a {@code ThreadPoolExecutor}, whose queue lock is contended for a
+ *       moment now and then (a task the pool runs on the caller's thread is still checked);</li>
+ *   <li>allowances for what reads the OS's random source without waiting for anything: {@code UUID.randomUUID} and
+ *       {@code SecureRandom}'s NativePRNG, which rereads {@code /dev/urandom} whenever its 100 ms buffer is stale.</li>
+ * </ul>
+ *
+ * <p>BlockHound rewrites JDK classes for the whole JVM and for good, which is why graded tests run in a JVM of their
+ * own, started with {@code -XX:+AllowRedefinitionToAddDeleteMethods}.
+ */
+final class BlockingCallDetector {
+
+  private static final String CHANNEL_BEGIN = "java.nio.channels.spi.AbstractInterruptibleChannel.begin";
+  /** The channels whose {@code begin()} means "a network or pipe operation in blocking mode". */
+  private static final Set<String> BLOCKING_MODE_CHANNELS = Set.of("sun.nio.ch.SocketChannelImpl",
+      "sun.nio.ch.ServerSocketChannelImpl", "sun.nio.ch.DatagramChannelImpl", "sun.nio.ch.SourceChannelImpl",
+      "sun.nio.ch.SinkChannelImpl");
+
+  private static final Object lock = new Object();
+  private static volatile Boolean installed;
+  private static volatile String failure;
+
+  private BlockingCallDetector() {
+  }
+
+  /** Installs once per JVM. Returns why it could not, or {@code null} when detection is on. */
+  static String ensureInstalled() {
+    if (installed == null) {
+      synchronized (lock) {
+        if (installed == null) {
+          try {
+            BlockHound.install(builder -> builder
+                // UUID.randomUUID reads the OS entropy source once it is seeded; generating ids is normal.
+                .allowBlockingCallsInside("java.util.UUID", "randomUUID")
+                // So does SecureRandom (NativePRNG): /dev/urandom never waits, whenever the buffer is refilled.
+                .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implNextBytes")
+                .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implGenerateSeed")
+                // Handing a task to a thread pool takes the queue's lock, and parks for a moment when a worker holds
+                // it: executeBlocking does this on every call, and now and then it collides (seen in CI). A pool that
+                // runs a task on the caller (CallerRunsPolicy) does so in reject(), where blocking counts again.
+                .allowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "execute")
+                .disallowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "reject")
+                // Without this, Files.readString / readAllBytes on the loop slip through.
+                .markAsBlocking("sun.nio.ch.FileChannelImpl", "read", "(Ljava/nio/ByteBuffer;)I")
+                .markAsBlocking("sun.nio.ch.FileChannelImpl", "write", "(Ljava/nio/ByteBuffer;)I")
+                // Called by a channel operation in blocking mode only; see the class comment.
+                .markAsBlocking("java.nio.channels.spi.AbstractInterruptibleChannel", "begin", "()V")
+                .markAsBlocking("io.vertx.core.Future", "await", "()Ljava/lang/Object;")
+                .markAsBlocking("io.vertx.core.Future", "await", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;")
+                .markAsBlocking("io.vertx.core.Future", "await", "(Lio/vertx/core/Future;)Ljava/lang/Object;")
+                .blockingMethodCallback(BlockingCallDetector::onBlockingCall));
+            installed = true;
+          } catch (Throwable e) {
+            failure = "blocking-call detection could not start (" + e + "). Graded tests need the JVM flag "
+                + "-XX:+AllowRedefinitionToAddDeleteMethods; run them with ./lab or mvn, which pass it.";
+            installed = false;
+          }
+        }
+      }
+    }
+    return installed ? null : failure;
+  }
+
+  private static void onBlockingCall(BlockingMethod method) {
+    Thread thread = Thread.currentThread();
+    StackTraceElement[] stack = new Throwable().getStackTrace();
+    int blocking = blockingFrameIndex(stack);
+    String call = method.getClassName().replace('/', '.') + "." + method.getName();
+    if (call.equals(CHANNEL_BEGIN)) {
+      call = blockingModeChannelCall(stack, blocking);
+      if (call == null) {
+        return; // a FileChannel (its reads and writes are marked themselves) or another channel: not graded here
+      }
+    }
+    int learner = CodeUnderTest.firstFrameIndex(stack, blocking);
+    if (learner >= 0 && !call.startsWith("sun.nio.ch.")) {
+      // Name the JDK method as the learner called it: Thread.sleep, not Thread.sleepNanos0 (JDK 21+), and
+      // FileInputStream.read, not readBytes. The outermost frame of the blocking method's own class stands for it.
+      String blockingClass = stack[blocking].getClassName();
+      int outer = blocking;
+      while (outer + 1 < learner && stack[outer + 1].getClassName().equals(blockingClass)) {
+        outer++;
+      }
+      call = blockingClass + "." + stack[outer].getMethodName();
+      blocking = outer;
+    }
+    if (learner < 0) {
+      // Vert.x, Netty or the test itself, not the learner's code: not theirs to fix. Let it run,
+      // since throwing inside Vert.x's own machinery (a close, say) could wedge it.
+      System.err.println("looplab: not graded, a blocking call outside the code under test: " + call
+          + " on " + thread.getName() + " from " + Arrays.stream(stack)
+          .filter(f -> !f.getClassName().matches("(java|jdk|sun|reactor|io\\.looplab\\.grader\\.guard)\\..*")).findFirst().orElse(null));
+      return;
+    }
+    if (CodeUnderTest.isWarmingUp(stack, learner)) {
+      // The JVM loading or initialising a class (the first socket reads a config file, say):
+      // once per JVM, and not the learner's doing.
+      return;
+    }
+    CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learner, blocking, true);
+    String words = BlockingCalls.describe(call);
+    ViolationLog.report(site.call() == null
+        ? new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), words, site.where())
+        : new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), "inside it, " + words, site.where(),
+            site.callFrom()));
+    // Stop the call, as BlockHound does: a test should not sit through a two-second sleep.
+    throw new BlockingOperationError(method);
+  }
+
+  /** The frame of the method BlockHound caught: the one just below its own frames. */
+  private static int blockingFrameIndex(StackTraceElement[] stack) {
+    int last = -1;
+    for (int i = 0; i < stack.length; i++) {
+      if (stack[i].getClassName().startsWith("reactor.blockhound.")) {
+        last = i;
+      }
+    }
+    return Math.min(last + 1, stack.length - 1);
+  }
+
+  /**
+   * For {@code begin()} called by a socket or pipe channel, the public operation that called it, as in
+   * {@code sun.nio.ch.SocketChannelImpl.read} (past helpers such as {@code beginRead} and {@code implRead}).
+   */
+  private static String blockingModeChannelCall(StackTraceElement[] stack, int begin) {
+    String found = null;
+    for (int i = begin + 1; i < stack.length && BLOCKING_MODE_CHANNELS.contains(stack[i].getClassName()); i++) {
+      String m = stack[i].getMethodName();
+      if (!m.startsWith("begin") && !m.startsWith("impl") && !m.startsWith("lambda$")) {
+        return stack[i].getClassName() + "." + m;
+      }
+      found = stack[i].getClassName() + "." + m;
+    }
+    return found;
+  }
+}

@@ -1,0 +1,116 @@
+package io.looplab.grader.internal.guard;
+
+import io.vertx.junit5.VertxTestContext;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+
+import java.lang.reflect.Method;
+import java.util.List;
+
+/**
+ * Fails a test for what it does to the event loop, even when every assertion passed: a blocking call, a stall, or
+ * an exception nobody handled. A violation fails the test's {@link VertxTestContext} at once, so the test ends
+ * with the real cause instead of a timeout, and it takes precedence over the failure it led to (a 500 response,
+ * a missing reply), because that failure is only its consequence.
+ */
+public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback,
+    InvocationInterceptor {
+
+  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EventLoopGuard.class);
+  private static final String MARK = "violations-before-test";
+
+  /**
+   * Installs blocking-call detection ahead of time (it rewrites JDK classes, which takes about a second), so that a
+   * grading JVM can do it while the grader is still compiling the code under test.
+   */
+  public static void warmUp() {
+    BlockingCallDetector.ensureInstalled();
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    CodeUnderTest.watch(context.getRequiredTestClass());
+    GuardServiceProvider.arm();
+    String problem = BlockingCallDetector.ensureInstalled();
+    if (problem != null) {
+      throw new IllegalStateException(problem);
+    }
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    context.getStore(NAMESPACE).put(MARK, ViolationLog.mark());
+  }
+
+  @Override
+  public void interceptBeforeEachMethod(Invocation<Void> invocation,
+                                        ReflectiveInvocationContext<Method> invocationContext,
+                                        ExtensionContext context) throws Throwable {
+    guard(invocation, invocationContext.getArguments());
+  }
+
+  @Override
+  public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
+                                  ExtensionContext context) throws Throwable {
+    guard(invocation, invocationContext.getArguments());
+  }
+
+  @Override
+  public void interceptTestTemplateMethod(Invocation<Void> invocation,
+                                          ReflectiveInvocationContext<Method> invocationContext,
+                                          ExtensionContext context) throws Throwable {
+    guard(invocation, invocationContext.getArguments());
+  }
+
+  @Override
+  public void interceptDynamicTest(Invocation<Void> invocation, DynamicTestInvocationContext invocationContext,
+                                   ExtensionContext context) throws Throwable {
+    guard(invocation, List.of());
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    // Violations raised after the test body, while tearing down, still count.
+    List<Violation> late = ViolationLog.since(markOf(context));
+    if (!late.isEmpty() && context.getExecutionException().isEmpty()) {
+      throw new ViolationError(late, null);
+    }
+  }
+
+  /**
+   * Runs one test or lifecycle method. While it runs, a violation fails the method's VertxTestContext at once;
+   * vertx-junit5 would otherwise wait for that context until its timeout.
+   */
+  private void guard(Invocation<Void> invocation, List<Object> arguments) throws Throwable {
+    List<VertxTestContext> waiting = arguments.stream().filter(VertxTestContext.class::isInstance)
+        .map(VertxTestContext.class::cast).toList();
+    ViolationLog.listen(violation -> waiting.stream().filter(c -> !c.completed() && !c.failed())
+        .forEach(c -> c.failNow(new ViolationError(List.of(violation), null))));
+    int mark = ViolationLog.mark();
+    try {
+      invocation.proceed();
+    } catch (Throwable failure) {
+      List<Violation> seen = ViolationLog.since(mark);
+      if (seen.isEmpty() || failure instanceof ViolationError) {
+        throw failure;
+      }
+      throw new ViolationError(seen, failure);
+    } finally {
+      ViolationLog.listen(null);
+    }
+    List<Violation> seen = ViolationLog.since(mark);
+    if (!seen.isEmpty()) {
+      throw new ViolationError(seen, null);
+    }
+  }
+
+  private static int markOf(ExtensionContext context) {
+    Integer mark = context.getStore(NAMESPACE).get(MARK, Integer.class);
+    return mark == null ? ViolationLog.mark() : mark;
+  }
+}

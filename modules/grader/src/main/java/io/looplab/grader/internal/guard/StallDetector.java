@@ -1,0 +1,193 @@
+package io.looplab.grader.internal.guard;
+
+import io.vertx.core.impl.VertxThread;
+import io.vertx.core.internal.threadchecker.BlockedThreadEvent;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns Vert.x's blocked-thread checker into a failing check for stalls. The guard sets the checker's limit to half
+ * the stall limit and its period to 10 ms, so this handler hears about a long task early, on the checker's own
+ * thread, while the loop's stack still shows the learner's line.
+ *
+ * <p>A task that has run for the stall limit is a stall when the loop's thread shows evidence that it is the task's
+ * doing, and not the machine's:
+ * <ul>
+ *   <li><b>it waits</b>: on two checks in a row (10 ms apart) it was BLOCKED entering a monitor, WAITING or
+ *       TIMED_WAITING (parked, sleeping), or inside native I/O, below a frame of the learner's code, and it used
+ *       next to no CPU in between. Such a thread needs no CPU evidence of its task; BlockHound misses monitor entry
+ *       and unmarked native I/O, and this is what catches them. A wait inside a thread pool's {@code execute} (its
+ *       queue's lock, held for moments by the pool's own threads) is the pool's, not evidence against the learner;</li>
+ *   <li><b>it computes</b>: the thread really spent that time on the CPU. On a shared, busy machine a runnable thread
+ *       can be descheduled for a hundred milliseconds without doing anything wrong; wall-clock time alone would blame
+ *       the learner for that.</li>
+ * </ul>
+ */
+final class StallDetector {
+
+  /**
+   * The share of wall time that must be CPU time. A loop that is descheduled, throttled with the rest of its
+   * container, or parked inside the JVM gains next to none; a spinning loop is near 1 on an idle machine and still
+   * gets a sixth of a core at a load average of 12 on 2 cores. So the line is drawn low.
+   */
+  private static final double MIN_CPU_SHARE = 0.1;
+
+  /** How long the loop must have been seen computing, at least, before it is blamed. */
+  private static final long MIN_BUSY_WINDOW_NANOS = 15_000_000;
+
+  /** How many checks in a row must find the loop waiting, below the learner's code, before it is blamed. */
+  private static final int MIN_WAITING_SIGHTINGS = 2;
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /**
+   * What was seen of the current long task of each loop: when it started, its CPU time when first seen, a moving
+   * baseline (wall and CPU time) that restarts whenever the loop is seen waiting rather than computing, and how many
+   * checks in a row have found it waiting.
+   */
+  private record Sighting(long taskStart, long firstCpuNanos, long wallNanos, long cpuNanos, int waiting,
+                          long tickNanos, long tickCpuNanos, boolean reported) {
+  }
+
+  private final Map<Thread, Sighting> sightings = new ConcurrentHashMap<>();
+  private final long stallNanos = GuardSettings.stallMillis() * 1_000_000;
+  private final boolean cpuTimeAvailable = THREADS.isThreadCpuTimeSupported();
+
+  StallDetector() {
+    // The first CPU-time reading sets up the JVM's management beans; pay for it now, not on the checker's thread.
+    if (cpuTimeAvailable) {
+      THREADS.getThreadCpuTime(Thread.currentThread().getId());
+    }
+  }
+
+  void onBlocked(BlockedThreadEvent event) {
+    if (!(event.thread() instanceof VertxThread thread) || thread.isWorker()) {
+      return; // worker threads exist to block
+    }
+    long taskStart = thread.startTime();
+    long now = System.nanoTime();
+    long cpu = cpuTimeAvailable ? THREADS.getThreadCpuTime(thread.getId()) : -1;
+    // State and stack in one snapshot, so that "BLOCKED" and the frames it is blocked in agree.
+    ThreadInfo info = THREADS.getThreadInfo(thread.getId(), Integer.MAX_VALUE);
+    if (info == null) {
+      return;
+    }
+    StackTraceElement[] stack = info.getStackTrace();
+    int learnerFrame = CodeUnderTest.firstFrameIndex(stack);
+    String waiting = learnerFrame < 0 || BlockingCalls.isHandingTaskToPool(stack, learnerFrame) ? null
+        : waitingEvidence(info, stack);
+    Sighting seen = sightings.get(thread);
+    if (seen == null || seen.taskStart() != taskStart) {
+      // The first sighting of this task gives the baselines for its CPU time, and may be its first wait.
+      sightings.put(thread, new Sighting(taskStart, cpu, now, cpu, waiting == null ? 0 : 1, now, cpu, false));
+      return;
+    }
+    // Waiting in a row means: found waiting now and at the last check, and next to no CPU used in between. A loop
+    // that only brushes past a busy monitor (a hot counter shared by several loops) runs between the checks.
+    boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * (now - seen.tickNanos());
+    int waitingInARow = waiting == null ? 0 : idleSinceLastCheck ? seen.waiting() + 1 : 1;
+    seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(), waitingInARow,
+        now, cpu, seen.reported());
+    sightings.put(thread, seen);
+    if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
+      return;
+    }
+    if (learnerFrame < 0 || CodeUnderTest.isWarmingUp(stack, learnerFrame)) {
+      return; // not the code under test, or the JVM loading classes: ask again on the next tick
+    }
+    String length = event.duration() / 1_000_000 + " ms and counting (the limit is " + stallNanos / 1_000_000 + " ms)";
+    if (waiting != null && waitingInARow >= MIN_WAITING_SIGHTINGS) {
+      markReported(thread, seen);
+      CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, true);
+      String what = "one task kept the loop waiting for " + length + ": it was " + waiting;
+      ViolationLog.report(site.call() == null
+          ? new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what + ", in " + site.method(), site.where())
+          : new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what, site.where(), site.callFrom()));
+      return;
+    }
+    if (waiting != null || cpuTimeAvailable && cpu >= 0 && !isComputing(thread, seen, now, cpu)) {
+      return;
+    }
+    markReported(thread, seen);
+    CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, false);
+    String what = "one task kept the loop busy for " + length;
+    ViolationLog.report(site.call() == null
+        ? new Violation(Violation.Kind.STALL, thread.getName(), what + ", running " + site.method(), site.where())
+        : new Violation(Violation.Kind.STALL, thread.getName(), what, site.where(), site.callFrom()));
+  }
+
+  private void markReported(Thread thread, Sighting seen) {
+    sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(),
+        seen.waiting(), seen.tickNanos(), seen.tickCpuNanos(), true));
+  }
+
+  /** What the loop is waiting for, in words, or null when it is runnable (computing, or descheduled). */
+  static String waitingEvidence(ThreadInfo info, StackTraceElement[] stack) {
+    StackTraceElement top = stack.length == 0 ? null : stack[0];
+    String owner = info.getLockOwnerName() == null ? "" : ", which thread " + info.getLockOwnerName() + " held";
+    String lock = lockInWords(info.getLockName());
+    switch (info.getThreadState()) {
+      case BLOCKED:
+        return "blocked entering a synchronized block or method, waiting for the monitor of " + lock + owner;
+      case WAITING:
+      case TIMED_WAITING:
+        String on = info.getLockName() == null ? "" : ", on " + lock + owner;
+        return "in " + (top == null ? "a wait" : BlockingCalls.describe(top.getClassName() + "." + top.getMethodName()))
+            + on;
+      case RUNNABLE:
+        // Native I/O counts only outside Netty and Vert.x: their socket writes are non-blocking, and a loop found
+        // inside one on two checks was only descheduled (seen under load, in FileDispatcherImpl.write0 below
+        // RoutingContext.json). Blocking native I/O of the learner's code is caught by BlockHound at the call.
+        if (top != null && info.isInNative() && BlockingCalls.isNativeIo(top) && !insideVertxOrNetty(stack)) {
+          return "in " + BlockingCalls.describe(top.getClassName() + "." + top.getMethodName());
+        }
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  private static boolean insideVertxOrNetty(StackTraceElement[] stack) {
+    for (StackTraceElement frame : stack) {
+      if (CodeUnderTest.isWatched(frame)) {
+        return false;
+      }
+      if (frame.getClassName().startsWith("io.netty.") || frame.getClassName().startsWith("io.vertx.")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code io.looplab.x.Cache$Entry@1b2c} as "a Cache.Entry object (Cache$Entry@1b2c)". */
+  private static String lockInWords(String lockName) {
+    if (lockName == null) {
+      return "an object";
+    }
+    String type = lockName.contains("@") ? lockName.substring(0, lockName.indexOf('@')) : lockName;
+    String simple = type.substring(type.lastIndexOf('.') + 1);
+    return "a " + simple.replace('$', '.') + " object (" + lockName.substring(type.lastIndexOf('.') + 1) + ")";
+  }
+
+  /**
+   * Whether the loop is burning CPU, not waiting: either it has used half the stall limit of CPU since it was first
+   * seen (bursts on a crowded machine add up), or it ran for a fair part of a recent window. A loop seen waiting moves the
+   * window's start to now.
+   */
+  private boolean isComputing(Thread thread, Sighting seen, long now, long cpu) {
+    if (cpu - seen.firstCpuNanos() >= stallNanos / 2) {
+      return true;
+    }
+    long window = now - seen.wallNanos();
+    if (cpu - seen.cpuNanos() < MIN_CPU_SHARE * window) {
+      sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, seen.waiting(),
+          seen.tickNanos(), seen.tickCpuNanos(), false));
+      return false;
+    }
+    return window >= MIN_BUSY_WINDOW_NANOS;
+  }
+}

@@ -1,0 +1,106 @@
+package io.looplab.grader.internal.runner;
+
+import io.looplab.grader.internal.guard.GuardSettings;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The JVM that runs one exercise's graded tests, defined once for both sides: the kit that starts it and
+ * {@link GradingMain} inside it. Its flags are the root pom's {@code looplab.argLine}, which surefire uses too (Maven
+ * writes them into {@code grading-jvm.properties}).
+ */
+public final class GradingJvm {
+
+  /** The main class. */
+  public static final String RUNNER = GradingMain.class.getName();
+
+  /** The handshake of {@link Mode#WAIT_FOR_GO}: one line on standard input. */
+  public static final String GO = "go";
+  public static final String STOP = "stop";
+
+  private GradingJvm() {
+  }
+
+  /** What the JVM does. */
+  public enum Mode {
+    /** Run the tests at once. */
+    RUN(null),
+    /** Get ready (install the guard, load JUnit), then wait for {@link #GO} or {@link #STOP}. */
+    WAIT_FOR_GO("--wait-for-go"),
+    /** Only list the tests and their points. */
+    PLAN_ONLY("--plan-only");
+
+    final String flag;
+
+    Mode(String flag) {
+      this.flag = flag;
+    }
+  }
+
+  /** The runner's arguments: where the compiled tests are, where to write the report, and what it is about. */
+  public record Arguments(Mode mode, Path testClasses, Path reportFile, String exerciseId, String title) {
+
+    public List<String> toList() {
+      List<String> args = new ArrayList<>();
+      if (mode.flag != null) {
+        args.add(mode.flag);
+      }
+      args.addAll(List.of(testClasses.toString(), reportFile.toString(), exerciseId, title));
+      return args;
+    }
+
+    /** The arguments as {@link GradingMain} received them, or an explanation of why they are wrong. */
+    static Arguments parse(String[] args) {
+      Mode mode = Mode.RUN;
+      String[] rest = args;
+      if (args.length > 0 && args[0].startsWith("--")) {
+        mode = Arrays.stream(Mode.values()).filter(m -> args[0].equals(m.flag)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("unknown mode " + args[0]));
+        rest = Arrays.copyOfRange(args, 1, args.length);
+      }
+      if (rest.length != 4) {
+        throw new IllegalArgumentException("expected 4 arguments after the mode, got " + rest.length);
+      }
+      return new Arguments(mode, Path.of(rest[0]), Path.of(rest[1]), rest[2], rest[3]);
+    }
+
+    static String usage() {
+      return "usage: " + RUNNER + " [--wait-for-go | --plan-only] <test-classes-dir> <report.json> <exercise-id> <title>";
+    }
+  }
+
+  /** The JVM flags: BlockHound redefines JDK classes and attaches its agent to this very JVM. */
+  public static List<String> flags() {
+    Properties p = new Properties();
+    try (InputStream in = GradingJvm.class.getResourceAsStream("grading-jvm.properties")) {
+      if (in == null) {
+        throw new IllegalStateException("grading-jvm.properties is missing from the grader library's jar");
+      }
+      p.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String flags = p.getProperty("flags", "");
+    if (flags.contains("${")) {
+      throw new IllegalStateException("grading-jvm.properties was not filled in by Maven: " + flags);
+    }
+    return Arrays.stream(flags.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+  }
+
+  /** The system property that turns stall detection off, for stepping through code in a debugger. */
+  public static String debugOption() {
+    return "-D" + GuardSettings.DEBUG + "=true";
+  }
+
+  /** The system property that runs only the named test methods. */
+  public static String onlyTestsOption(List<String> methods) {
+    return "-D" + GradingMain.ONLY_TESTS + "=" + String.join(",", methods);
+  }
+}

@@ -1,0 +1,106 @@
+package io.looplab.grader.internal.runner;
+
+import io.looplab.grader.internal.guard.EventLoopGuard;
+import io.looplab.grader.internal.scoring.ScoringListener;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.MethodFilter;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathRoots;
+
+/**
+ * The entry point of the JVM that grades one exercise. The lab CLI starts it with the compiled tests, the
+ * learner's classes and the libraries on the class path; it runs every test in the test folder and leaves the
+ * scored report in the given file. It exits explicitly, so that a thread the learner's code left running cannot
+ * keep it alive.
+ *
+ * <p>Its arguments, flags and handshake are defined in {@link GradingJvm}:
+ * {@code GradingMain [--plan-only | --wait-for-go] <test-classes-dir> <report.json> <exercise-id> <title>}.
+ * With {@code --plan-only} the tests are only discovered, and the report lists them with their points, unrun. With
+ * {@code --wait-for-go} the JVM first gets ready (installs the guard, loads JUnit), then waits for a line on its
+ * standard input: {@code go} to run the tests, anything else to exit. The grader starts it that way and compiles
+ * the code meanwhile, so the two costs overlap.
+ */
+public final class GradingMain {
+
+  /** JUnit 5.14 warns once per test that vertx-junit5's ScopedObject is not AutoCloseable; it is harmless noise. */
+  private static final Logger JUNIT_CONTEXT_LOG =
+      Logger.getLogger("org.junit.jupiter.engine.descriptor.AbstractExtensionContext");
+
+  /** System property: a comma-separated list of test method names; when set, only those tests run. */
+  public static final String ONLY_TESTS = "looplab.only.tests";
+
+  private GradingMain() {
+  }
+
+  public static void main(String[] args) {
+    JUNIT_CONTEXT_LOG.setLevel(Level.SEVERE);
+    GradingJvm.Arguments arguments;
+    try {
+      arguments = GradingJvm.Arguments.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(GradingJvm.Arguments.usage() + " (" + e.getMessage() + ")");
+      System.exit(2);
+      return;
+    }
+    Launcher launcher = LauncherFactory.create();
+    if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO) {
+      EventLoopGuard.warmUp();
+      if (!waitForGo()) {
+        System.exit(0);
+      }
+    }
+    String testTimeout = System.getProperty("looplab.test.timeout", "20 s");
+    LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
+    String only = System.getProperty(ONLY_TESTS, "");
+    if (!only.isBlank()) {
+      // Matched against the method's fully qualified name, without its parameters.
+      builder.filters(MethodFilter.includeMethodNamePatterns(Arrays.stream(only.split(","))
+          .map(name -> ".*[.#]" + Pattern.quote(name.trim())).toList()));
+    }
+    LauncherDiscoveryRequest request = builder
+        .selectors(selectClasspathRoots(Set.of(arguments.testClasses())))
+        .configurationParameter(ScoringListener.REPORT_FILE, arguments.reportFile().toString())
+        .configurationParameter(ScoringListener.EXERCISE_ID, arguments.exerciseId())
+        .configurationParameter(ScoringListener.EXERCISE_TITLE, arguments.title())
+        // One hung test costs its own points, not the whole exercise.
+        .configurationParameter("junit.jupiter.execution.timeout.testable.method.default", testTimeout)
+        .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
+        .build();
+    if (arguments.mode() == GradingJvm.Mode.PLAN_ONLY) {
+      ScoringListener listing = new ScoringListener();
+      TestPlan plan = launcher.discover(request);
+      listing.testPlanExecutionStarted(plan);
+      listing.testPlanExecutionFinished(plan);
+    } else {
+      launcher.execute(request);
+    }
+    System.exit(0);
+  }
+
+  private static boolean waitForGo() {
+    try {
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      boolean go = GradingJvm.GO.equals(in.readLine());
+      // The tests get an empty standard input, as they would without the handshake.
+      System.setIn(new ByteArrayInputStream(new byte[0]));
+      return go;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

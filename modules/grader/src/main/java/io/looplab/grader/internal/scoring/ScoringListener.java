@@ -1,0 +1,164 @@
+package io.looplab.grader.internal.scoring;
+
+import io.looplab.grader.Points;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Scores a test run and writes the exercise's report. Registered through ServiceLoader like JUnit's own optional
+ * listeners, and off unless the configuration parameter {@value #REPORT_FILE} names the file to write.
+ *
+ * <p>A graded test is a test method: its points come from {@link Points}. A test factory or a parameterized test
+ * is graded as one test, passed only when all its invocations pass.
+ */
+public final class ScoringListener implements TestExecutionListener {
+
+  public static final String REPORT_FILE = "looplab.report.file";
+  public static final String EXERCISE_ID = "looplab.exercise.id";
+  public static final String EXERCISE_TITLE = "looplab.exercise.title";
+
+  private Path reportFile;
+  private TestPlan plan;
+  private ExerciseReport report;
+  private String running;
+  private boolean finished;
+  private final Map<String, TestReport> byKey = new LinkedHashMap<>();
+
+  @Override
+  public void testPlanExecutionStarted(TestPlan testPlan) {
+    Optional<String> file = testPlan.getConfigurationParameters().get(REPORT_FILE);
+    if (file.isEmpty()) {
+      return;
+    }
+    reportFile = Path.of(file.get());
+    plan = testPlan;
+    List<TestReport> tests = new ArrayList<>();
+    for (TestIdentifier root : testPlan.getRoots()) {
+      collectGradedTests(root, tests);
+    }
+    String id = testPlan.getConfigurationParameters().get(EXERCISE_ID).orElse("exercise");
+    String title = testPlan.getConfigurationParameters().get(EXERCISE_TITLE).orElse(id);
+    report = new ExerciseReport(id, title, tests);
+    write();
+  }
+
+  private void collectGradedTests(TestIdentifier node, List<TestReport> out) {
+    Optional<MethodSource> method = node.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast);
+    if (method.isPresent()) {
+      TestReport test = new TestReport(node.getUniqueId(), node.getDisplayName(), pointsOf(method.get()));
+      byKey.put(node.getUniqueId(), test);
+      out.add(test);
+      return; // invocations below a method belong to it
+    }
+    for (TestIdentifier child : plan.getChildren(node)) {
+      collectGradedTests(child, out);
+    }
+  }
+
+  private static int pointsOf(MethodSource source) {
+    try {
+      Method m = source.getJavaMethod();
+      Points points = m.getAnnotation(Points.class);
+      return points == null ? 1 : points.value();
+    } catch (RuntimeException e) {
+      return 1;
+    }
+  }
+
+  @Override
+  public void executionStarted(TestIdentifier id) {
+    if (report != null && byKey.containsKey(id.getUniqueId())) {
+      running = id.getDisplayName();
+      write();
+    }
+  }
+
+  @Override
+  public void executionSkipped(TestIdentifier id, String reason) {
+    if (report == null) {
+      return;
+    }
+    gradedTestOf(id).ifPresent(t -> t.record(TestStatus.SKIPPED, reason));
+    write();
+  }
+
+  @Override
+  public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+    if (report == null) {
+      return;
+    }
+    Optional<TestReport> graded = gradedTestOf(id);
+    if (graded.isPresent()) {
+      record(graded.get(), id, result);
+      if (byKey.containsKey(id.getUniqueId())) {
+        running = null;
+      }
+    } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+      // A class that failed to set up: its tests never ran, and each of them loses its points with the reason.
+      for (TestIdentifier child : plan.getDescendants(id)) {
+        TestReport t = byKey.get(child.getUniqueId());
+        if (t != null && t.isPending()) {
+          record(t, id, result);
+        }
+      }
+    }
+    write();
+  }
+
+  private void record(TestReport test, TestIdentifier id, TestExecutionResult result) {
+    switch (result.getStatus()) {
+      case SUCCESSFUL -> test.record(TestStatus.PASSED, null);
+      case ABORTED -> test.record(TestStatus.SKIPPED, result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
+      case FAILED -> {
+        Throwable failure = result.getThrowable().orElse(new AssertionError("failed"));
+        test.record(TestStatus.of(FailureMessages.status(failure)), FailureMessages.describe(failure, classNameOf(id)));
+      }
+    }
+  }
+
+  private String classNameOf(TestIdentifier id) {
+    for (Optional<TestIdentifier> node = Optional.of(id); node.isPresent(); node = plan.getParent(node.get())) {
+      Optional<String> name = node.get().getSource().flatMap(s -> s instanceof MethodSource m
+          ? Optional.of(m.getClassName()) : s instanceof ClassSource c ? Optional.of(c.getClassName()) : Optional.empty());
+      if (name.isPresent()) {
+        return name.get();
+      }
+    }
+    return "";
+  }
+
+  /** The graded test that {@code id} is, or belongs to. */
+  private Optional<TestReport> gradedTestOf(TestIdentifier id) {
+    for (Optional<TestIdentifier> node = Optional.of(id); node.isPresent(); node = plan.getParent(node.get())) {
+      TestReport t = byKey.get(node.get().getUniqueId());
+      if (t != null) {
+        return Optional.of(t);
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public void testPlanExecutionFinished(TestPlan testPlan) {
+    if (report != null) {
+      finished = true;
+      write();
+    }
+  }
+
+  private void write() {
+    new InFlightReport(report, running, finished).write(reportFile);
+  }
+}

@@ -1,0 +1,91 @@
+package io.looplab.grader.internal.scoring;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One graded test in a report: all or nothing, with the message that explains a loss. Its {@link #key()} is JUnit's
+ * unique id of the test method, which tells tests apart inside the kit; the report contract does not carry it.
+ */
+public final class TestReport {
+
+  private final String key;
+  private final String name;
+  private final int max;
+  private TestStatus status = TestStatus.PENDING;
+  private String message;
+
+  public TestReport(String key, String name, int max) {
+    this.key = key;
+    this.name = name;
+    this.max = max;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  /** Whether this is the test method {@code method} (a plain test, a test factory or a parameterized test). */
+  public boolean isMethod(String method) {
+    return key.contains("[method:" + method + "(") || key.contains("[test-factory:" + method + "(")
+        || key.contains("[test-template:" + method + "(");
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public int max() {
+    return max;
+  }
+
+  public int points() {
+    return status == TestStatus.PASSED ? max : 0;
+  }
+
+  public TestStatus status() {
+    return status;
+  }
+
+  public String message() {
+    return message;
+  }
+
+  public boolean isPending() {
+    return status == TestStatus.PENDING;
+  }
+
+  public boolean passed() {
+    return status == TestStatus.PASSED;
+  }
+
+  /** Records an outcome; a test with several invocations keeps its first failure. */
+  public void record(TestStatus newStatus, String newMessage) {
+    if (isPending() || passed()) {
+      status = newStatus;
+      message = newMessage;
+    }
+  }
+
+  /** The contract's fields: name, points, max, status and any message. */
+  public JsonObject toJson() {
+    JsonObject json = new JsonObject().put("name", name).put("points", points()).put("max", max)
+        .put("status", status.json());
+    if (message != null) {
+      json.put("message", message);
+    }
+    return json;
+  }
+
+  /** The contract's fields and the key, as the grading JVM hands them to the kit. */
+  JsonObject toInternalJson() {
+    return toJson().put("key", key);
+  }
+
+  static TestReport fromJson(JsonObject json) {
+    TestReport t = new TestReport(json.getString("key", json.getString("name")), json.getString("name"),
+        json.getInteger("max", 0));
+    t.status = TestStatus.of(json.getString("status", TestStatus.PENDING.json()));
+    t.message = json.getString("message");
+    return t;
+  }
+}

@@ -1,0 +1,186 @@
+package io.looplab.grader.internal.guard;
+
+import io.looplab.grader.fixtures.GuardedScenarios;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.Events;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+/** The guard fires on a really blocked, stalled or crashed loop, names the line, and stays silent on clean code. */
+class EventLoopGuardTest {
+
+  static Events run(String method) {
+    return EngineTestKit.engine("junit-jupiter")
+        // The engine under test does not read junit-platform.properties: pass on its setting that keeps JUnit 5.14
+        // from warning, on every scenario, that vertx-junit5's ScopedObject is a CloseableResource.
+        .configurationParameter("junit.jupiter.extensions.store.close.autocloseable.enabled", "false")
+        .selectors(selectMethod(GuardedScenarios.class, method, "io.vertx.core.Vertx,io.vertx.junit5.VertxTestContext"))
+        .execute().testEvents();
+  }
+
+  static Throwable failureOf(String method) {
+    Events events = run(method);
+    List<Event> failed = events.failed().list();
+    assertEquals(1, failed.size(), method + " should have failed, but: " + events.list());
+    return failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
+        .getThrowable().orElseThrow();
+  }
+
+  static void assertViolation(String method, String... fragments) {
+    Throwable failure = failureOf(method);
+    assertInstanceOf(ViolationError.class, failure, "expected the guard's error, got " + failure);
+    for (String fragment : fragments) {
+      assertTrue(failure.getMessage().contains(fragment),
+          "message should mention '" + fragment + "': " + failure.getMessage());
+    }
+  }
+
+  static void assertPasses(String method) {
+    Events events = run(method);
+    assertEquals(1, events.succeeded().count(), method + " should pass, but: " + events.failed().list());
+  }
+
+  @Test
+  @DisplayName("a 1 ms Thread.sleep on the event loop is reported at the learner's line")
+  void sleepIsCaught() {
+    assertViolation("sleepsOnEventLoop", "Blocking call", "a sleep (java.lang.Thread.sleep) at Misbehaviour.java:",
+        "vert.x-eventloop-thread");
+  }
+
+  @Test
+  @DisplayName("Files.readString on the event loop is reported")
+  void filesReadIsCaught() {
+    assertViolation("readsFileWithFilesOnEventLoop", "Blocking call",
+        "Files.readString, called from readWithFiles() at Misbehaviour.java:", "a file read");
+  }
+
+  @Test
+  @DisplayName("a FileInputStream read on the event loop is reported")
+  void streamReadIsCaught() {
+    assertViolation("readsFileWithStreamOnEventLoop", "Blocking call",
+        "a read through a FileInputStream", "(java.io.FileInputStream.read) at Misbehaviour.java:");
+  }
+
+  @Test
+  @DisplayName("a 150 ms CPU spin on the event loop is reported as a stall at the learner's line")
+  void spinIsCaught() {
+    assertViolation("spinsOnEventLoop", "Event loop stalled", "running spin() at Misbehaviour.java:");
+  }
+
+  @Test
+  @DisplayName("an exception that escapes to Vert.x fails the test even though the test itself completed")
+  void unhandledExceptionIsCaught() {
+    assertViolation("throwsOnEventLoop", "Exception nobody handled", "boom from the handler", "Misbehaviour.java:");
+  }
+
+  @Test
+  @DisplayName("a blocking call inside given code is reported at the learner's call into it, named and described")
+  void blockingCallInGivenCodeNamesTheCall() {
+    assertViolation("callsGivenBlockingCodeOnEventLoop", "Blocking call",
+        "GivenLibrary.fetch (a given library), called from callGivenBlockingCode() at Misbehaviour.java:",
+        "inside it, a sleep (java.lang.Thread.sleep)");
+  }
+
+  @Test
+  @DisplayName("a stall inside given code is reported at the learner's call into it, not at the given code's line")
+  void stallInGivenCodeNamesTheCall() {
+    Throwable failure = failureOf("callsGivenComputationOnEventLoop");
+    assertTrue(failure.getMessage().contains(
+        "Event loop stalled: GivenLibrary.crunch (a given library), called from callGivenComputation() at Misbehaviour.java:"),
+        failure.getMessage());
+    assertTrue(failure.getMessage().contains("busy for"), failure.getMessage());
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("a loop BLOCKED on a monitor that another thread holds is a stall, though it uses no CPU")
+  void monitorContentionIsCaught() {
+    assertViolation("waitsForMonitorOnEventLoop", "Event loop stalled", "kept the loop waiting",
+        "blocked entering a synchronized block", "which thread monitor-holder held", "enterMonitor()",
+        "Misbehaviour.java:");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("a SocketChannel read in blocking mode on the event loop is a blocking call, named at the learner's line")
+  void blockingSocketChannelReadIsCaught() {
+    assertViolation("readsBlockingSocketChannelOnEventLoop", "Blocking call",
+        "SocketChannel.read, called from readBlockingSocketChannel() at Misbehaviour.java:",
+        "in blocking mode", "sun.nio.ch.SocketChannelImpl.read");
+  }
+
+  @Test
+  @DisplayName("connecting a SocketChannel in blocking mode on the event loop is a blocking call")
+  void blockingSocketChannelConnectIsCaught() {
+    assertViolation("connectsBlockingSocketChannelOnEventLoop", "Blocking call",
+        "SocketChannel.open, called from connectBlockingSocketChannel() at Misbehaviour.java:",
+        "sun.nio.ch.SocketChannelImpl.connect");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("Future.await() on the event loop is reported at the learner's line, though a router made it a 500")
+  void awaitOnTheLoopIsCaught() {
+    assertViolation("awaitsInsideRouterOnEventLoop", "Blocking call", "Future.await()",
+        "io.vertx.core.Future.await) at Misbehaviour.java:", "vert.x-eventloop-thread");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("monitors shared briefly with a worker, Vert.x HTTP traffic, non-blocking NIO, composed futures and "
+      + "SecureRandom on the event loop are never reported")
+  void newDetectionsStaySilentOnCleanCode() {
+    assertPasses("sharesMonitorWithWorkerOnEventLoop");
+    assertPasses("usesNonBlockingNioOnEventLoop");
+    assertPasses("composesInsteadOfAwaiting");
+    assertPasses("usesSecureRandomOnEventLoop");
+  }
+
+  @Test
+  @DisplayName("when JUnit's time limit ends a test after a violation, the guard's error travels with the timeout")
+  void violationSurvivesJUnitsTimeout() {
+    Throwable failure = failureOf("stallsThenOverstaysTheTimeLimit");
+    assertInstanceOf(java.util.concurrent.TimeoutException.class, failure, "expected JUnit's timeout: " + failure);
+    boolean attached = java.util.Arrays.stream(failure.getSuppressed()).anyMatch(ViolationError.class::isInstance)
+        || failure.getCause() instanceof ViolationError;
+    assertTrue(attached, "the guard's error should be attached to the timeout (FailureMessages reports it): "
+        + java.util.Arrays.toString(failure.getSuppressed()));
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("handing a task to a worker pool whose queue lock is taken for a moment is not a blocking call")
+  void briefLockOfAPoolsQueueIsAllowed() {
+    assertPasses("handsTaskToContendedPoolOnEventLoop");
+  }
+
+  @Test
+  @DisplayName("a loop kept waiting at a pool's queue lock by a descheduled worker is not blamed for a stall")
+  void longLockOfAPoolsQueueIsNotAStall() {
+    assertPasses("handsTaskToPoolContendedForLongOnEventLoop");
+  }
+
+  @Test
+  @DisplayName("a task that a pool runs on the caller's thread still may not block the event loop")
+  void callerRunsTaskIsStillCaught() {
+    assertViolation("poolRunsSleepingTaskOnEventLoop", "Blocking call", "a sleep (java.lang.Thread.sleep)",
+        "Misbehaviour.java:", "vert.x-eventloop-thread");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("sleeping, reading files and spinning inside executeBlocking are never reported")
+  void workerThreadsMayBlock() {
+    assertPasses("sleepsInExecuteBlocking");
+    assertPasses("spinsInExecuteBlocking");
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("quick work and UUID generation on the event loop are never reported")
+  void cleanCodeIsSilent() {
+    assertPasses("doesQuickWorkOnEventLoop");
+  }
+}
