@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Warms the JVM up before the first graded test, so that the guard judges the learner's code and not the JVM's
@@ -26,10 +28,15 @@ import java.time.Duration;
  * </ul>
  * Nothing here is graded: no test is running yet, and whatever fails here fails again, with its proper message, in
  * the test that grades it.
+ *
+ * <p>A JVM warms up once: an exercise split into several test classes calls {@link #jvm} from each (any of them may
+ * run first), and only the first call, per package, runs its steps.
  */
 public final class WarmUp {
 
   private static final Duration LIMIT = Duration.ofSeconds(20);
+  private static final Set<String> WARMED_UP = ConcurrentHashMap.newKeySet();
+  private static final StackWalker CALLER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
   /** The warm-up's steps: anything they throw is swallowed. */
   @FunctionalInterface
@@ -40,8 +47,14 @@ public final class WarmUp {
   private WarmUp() {
   }
 
-  /** Opens a socket, then runs {@code steps} with a Vert.x instance of their own, which is closed after. */
+  /**
+   * Opens a socket, then runs {@code steps} with a Vert.x instance of their own, which is closed after; at once
+   * when a test class of the caller's package has done so in this JVM.
+   */
   public static void jvm(Steps steps) {
+    if (!WARMED_UP.add(CALLER.getCallerClass().getPackageName())) {
+      return; // another test class of this exercise has warmed the JVM up already
+    }
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.getLocalPort();
     } catch (IOException e) {
