@@ -131,6 +131,13 @@ class EventLoopGuardTest {
         "io.vertx.core.Future.await) at Misbehaviour.java:", "vert.x-eventloop-thread");
   }
 
+  @RepeatedTest(5)
+  @DisplayName("a loop BLOCKED on a monitor that another thread holds while it computes is a stall")
+  void monitorHeldByAComputingThreadIsCaught() {
+    assertViolation("waitsForMonitorHeldByComputingThread", "Event loop stalled", "kept the loop waiting",
+        "blocked entering a synchronized block", "which thread monitor-holder held", "Misbehaviour.java:");
+  }
+
   @RepeatedTest(20)
   @DisplayName("monitors shared briefly with a worker, Vert.x HTTP traffic, non-blocking NIO, composed futures and "
       + "SecureRandom on the event loop are never reported")
