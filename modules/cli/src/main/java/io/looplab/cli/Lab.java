@@ -5,6 +5,8 @@ import io.looplab.cli.commands.GradeCommand;
 import io.looplab.cli.commands.HintCommand;
 import io.looplab.cli.commands.ListCommand;
 import io.looplab.cli.commands.OriginalsCommand;
+import io.looplab.cli.commands.ResetCommand;
+import io.looplab.cli.commands.SolutionCommand;
 import io.looplab.cli.engine.UsageError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,11 +17,16 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The {@code lab} command: list, check, hint and grade. Exit status 0 when it ran, 2 for bad usage or input. */
+/**
+ * The {@code lab} command: list, check, hint, reset, solution and grade. Exit status 0 when it ran, 2 for bad usage
+ * or input.
+ */
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
-    subcommands = {ListCommand.class, CheckCommand.class, HintCommand.class, GradeCommand.class, OriginalsCommand.class},
-    footer = {"", "Start with: ./lab list, then ./lab check <id>. Stuck? ./lab hint <id>."})
+    subcommands = {ListCommand.class, CheckCommand.class, HintCommand.class, ResetCommand.class,
+        SolutionCommand.class, GradeCommand.class, OriginalsCommand.class, CommandLine.HelpCommand.class},
+    footer = {"", "Start with: ./lab list, then ./lab check <id> (or its number: ./lab check 02). Stuck? ./lab hint "
+        + "<id>. Help on a command: ./lab help <command>."})
 public final class Lab implements Runnable {
 
   public static final int USAGE = 2;
@@ -37,7 +44,9 @@ public final class Lab implements Runnable {
   public static int execute(String... args) {
     CommandLine cli = new CommandLine(new Lab());
     cli.setParameterExceptionHandler((e, a) -> {
-      System.err.println("lab: " + e.getMessage() + " (try ./lab --help)");
+      CommandLine where = e.getCommandLine();
+      String help = where.getParent() == null ? "./lab help" : "./lab help " + where.getCommandName();
+      System.err.println("lab: " + e.getMessage().strip().replace('\n', ' ') + " (try " + help + ")");
       return USAGE;
     });
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

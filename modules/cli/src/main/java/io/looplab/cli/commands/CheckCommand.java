@@ -8,17 +8,33 @@ import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.nio.file.Path;
+
 /** Grades one exercise of the learner's own copy and explains every test. */
-@Command(name = "check", description = "Grade one exercise and explain each test.")
+@Command(name = "check",
+    description = "Grade one exercise of exercises/ and explain each test: ✓ or ✗, its points, and what went "
+        + "wrong.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  ./lab check 02-blocking-calls",
+        "  ./lab check 02            (its number, or any prefix only one id has)",
+        "  ./lab check 09 --debug    (while you step through your code in a debugger)"})
 public final class CheckCommand implements Runnable {
 
-  @Parameters(paramLabel = "ID", description = "the exercise, e.g. 02-blocking-calls")
+  @Mixin
+  HelpOption help;
+
+  /** The time limit in debug mode; {@link GradingEngine} applies it. */
+  private static final int DEBUG_MINUTES = 30;
+
+  @Parameters(paramLabel = "ID", description = "the exercise: its id, its number (02) or a unique prefix of its id")
   String id;
 
-  @Option(names = "--debug", description = "for stepping through in a debugger: stall detection off, time limit 30 min")
+  @Option(names = "--debug", description = "for stepping through in a debugger: stall detection off, time limit "
+      + DEBUG_MINUTES + " min")
   boolean debug;
 
   @Override
@@ -26,16 +42,22 @@ public final class CheckCommand implements Runnable {
     Kit kit = Kit.locate();
     Exercise exercise = kit.find(id);
     Console console = new Console();
-    ExerciseReport report = new GradingEngine(kit, debug).grade(exercise, Target.exercises(kit), console.progress(1, 1));
-    new Results(kit).save(report);
+    if (debug) {
+      console.line("Debug mode: stall detection is off (a breakpoint would look like a stall) and the time limit is "
+          + DEBUG_MINUTES + " minutes. Blocking calls are still reported.");
+    }
+    Target target = Target.exercises(kit);
+    ExerciseReport report = new GradingEngine(kit, debug).grade(exercise, target, console.progress(1, 1));
+    Results results = new Results(kit);
+    results.save(report);
     console.line(exercise.id() + ": " + exercise.title());
     console.testLines(report, false);
     console.line("");
-    console.line("Score " + report.points() + "/" + report.max() + " (" + report.status() + ")");
-    if (report.points() < report.max()) {
-      console.line("Fix the first ✗ above, then run ./lab check " + id + " again. Stuck? ./lab hint " + id);
-    } else {
-      console.line("Full marks. Next: ./lab list");
+    console.line("Score " + console.score(report.points(), report.max()) + " (" + report.status() + ")");
+    String log = kit.root().relativize(kit.workDir().resolve(target.key()).resolve(exercise.id())
+        .resolve("output.log")).toString();
+    for (String line : NextStep.after(kit, results, exercise, report, Path.of(log))) {
+      console.line(line);
     }
   }
 }

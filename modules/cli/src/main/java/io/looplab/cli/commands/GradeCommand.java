@@ -10,6 +10,7 @@ import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -20,16 +21,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Grades every exercise (or some) of one target and prints the scoreboard; optionally writes the JSON report. */
-@Command(name = "grade", description = "Grade exercises/ (or the solutions, or a submission) and print the scoreboard.")
+@Command(name = "grade",
+    description = "Grade exercises/ (or the solutions, or a submission) and print the scoreboard.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  ./lab grade                                  (your exercises/, every exercise)",
+        "  ./lab grade --only 02 --only 03              (some of them)",
+        "  ./lab grade --submission ../alice --json alice.json",
+        "  ./lab grade --solutions                      (the reference solutions: full marks)"})
 public final class GradeCommand implements Runnable {
+
+  @Mixin
+  HelpOption help;
 
   @Option(names = "--solutions", description = "grade solutions/ instead of exercises/")
   boolean solutions;
 
-  @Option(names = "--submission", paramLabel = "DIR", description = "grade a learner's copy: the layout of exercises/, or a whole kit")
+  @Option(names = "--submission", paramLabel = "DIR",
+      description = "grade a learner's copy: the layout of exercises/, or a whole kit")
   Path submission;
 
-  @Option(names = "--only", paramLabel = "ID", description = "grade only this exercise (repeatable)")
+  @Option(names = "--only", paramLabel = "ID",
+      description = "grade only this exercise: id, number or unique prefix (repeatable)")
   List<String> only = new ArrayList<>();
 
   @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON")
@@ -62,7 +74,7 @@ public final class GradeCommand implements Runnable {
     }
     Scoreboard board = new Scoreboard(target.label(), reports);
     console.line("");
-    console.line("Total " + board.points() + "/" + board.max() + " " + Console.bar(board.max() == 0 ? 0
+    console.line("Total " + console.score(board.points(), board.max()) + " " + console.bar(board.max() == 0 ? 0
         : (double) board.points() / board.max(), 30));
     if (json != null) {
       try {

@@ -5,6 +5,7 @@ import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.UsageError;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -18,10 +19,17 @@ import java.util.List;
  * The hint ladder: each call without a number shows the next hint, from gentle to nearly the answer; with a
  * number, that hint. Hints live in the exercise's hints.md as "## Hint N" sections.
  */
-@Command(name = "hint", description = "Show the next hint for an exercise (or hint N).")
+@Command(name = "hint",
+    description = "Show the next hint for an exercise (or hint N): three per exercise, from gentle to nearly the "
+        + "answer.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  ./lab hint 02        (the next hint)", "  ./lab hint 02 2      (hint 2 again)"})
 public final class HintCommand implements Runnable {
 
-  @Parameters(index = "0", paramLabel = "ID", description = "the exercise")
+  @Mixin
+  HelpOption help;
+
+  @Parameters(index = "0", paramLabel = "ID", description = "the exercise: id, number or unique prefix")
   String id;
 
   @Parameters(index = "1", paramLabel = "N", arity = "0..1", description = "which hint, from 1")
@@ -47,8 +55,9 @@ public final class HintCommand implements Runnable {
     console.line("");
     console.line(hints.get(n - 1));
     console.line("");
-    console.line(n < hints.size() ? "Still stuck? ./lab hint " + id + " shows hint " + (n + 1) + "."
-        : "That was the last hint: it is nearly the answer. The solution is in solutions/" + id + ".");
+    console.line(n < hints.size() ? "Still stuck? ./lab hint " + exercise.id() + " shows hint " + (n + 1) + "."
+        : "That was the last hint: it is nearly the answer. Once you have full marks, ./lab solution " + exercise.id()
+        + " shows the reference.");
   }
 
   static List<String> parse(Path file) {

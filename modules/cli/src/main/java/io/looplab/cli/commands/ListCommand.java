@@ -6,12 +6,18 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 import java.util.Optional;
 
 /** The exercises in course order, each with its latest score, and a progress bar. */
-@Command(name = "list", description = "List the exercises with your progress.")
+@Command(name = "list",
+    description = "List the exercises in course order, with your latest score in each, and what to do next.",
+    footerHeading = "%nExample:%n", footer = "  ./lab list")
 public final class ListCommand implements Runnable {
+
+  @Mixin
+  HelpOption help;
 
   @Override
   public void run() {
@@ -34,23 +40,23 @@ public final class ListCommand implements Runnable {
         max += r.max();
         boolean complete = r.isComplete();
         done += complete ? 1 : 0;
-        state = r.points() + "/" + r.max() + (complete ? " done" : "")
+        state = console.score(r.points(), r.max()) + (complete ? " done" : "")
             + (results.changedSince(e) ? " (edited since)" : "");
       }
       boolean complete = latest.map(ExerciseReport::isComplete).orElse(false);
       if (!complete && next == null) {
         next = e;
       }
-      console.line(String.format("  %s %-24s %-52s %s", complete ? "✓" : "·", e.id(), Console.truncate(e.title(), 52),
-          state));
+      console.line(String.format("  %s %-24s %-52s %s", complete ? console.mark(true) : "·", e.id(),
+          Console.truncate(e.title(), 52), state));
     }
     int total = kit.exercises().size();
     console.line("");
-    console.line("Progress " + Console.bar(total == 0 ? 0 : (double) done / total, 30) + " " + done + "/" + total
+    console.line("Progress " + console.bar(total == 0 ? 0 : (double) done / total, 30) + " " + done + "/" + total
         + " exercises done" + (max > 0 ? ", " + points + "/" + max + " points in the exercises checked" : ""));
     if (next != null) {
-      console.line("Next: ./lab check " + next.id() + "   (read exercises/" + next.id() + "/README.md; stuck? ./lab hint "
-          + next.id() + ")");
+      console.line("Next: ./lab check " + next.id() + "   (read exercises/" + next.id()
+          + "/README.md; stuck? ./lab hint " + next.id() + ")");
     } else {
       console.line("All done. Well played.");
     }

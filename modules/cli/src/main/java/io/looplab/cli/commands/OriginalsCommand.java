@@ -3,6 +3,7 @@ package io.looplab.cli.commands;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.List;
@@ -11,8 +12,12 @@ import java.util.List;
  * Which of the kit's stubs and graded tests differ from the originals the grader uses; for maintainers, records the
  * working copy as the new originals.
  */
-@Command(name = "originals", description = "List the files of exercises/*/src that differ from the kit's originals.")
+@Command(name = "originals",
+    description = "List the files of exercises/*/src that differ from the kit's originals.")
 public final class OriginalsCommand implements Runnable {
+
+  @Mixin
+  HelpOption help;
 
   @Option(names = "--record", description = "maintainers: record the working copy as the originals ("
       + Originals.MANIFEST + "), after changing a stub or a graded test")

@@ -3,15 +3,50 @@ package io.looplab.cli.engine;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.TestReport;
 
+import picocli.CommandLine.Help.Ansi;
+
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Everything the CLI prints: progress while it works, then results a learner can act on. */
+/**
+ * Everything the CLI prints: progress while it works, then results a learner can act on. Colour comes from
+ * picocli's ANSI support: on a terminal only, never when {@code NO_COLOR} is set (no-color.org), and forced either
+ * way with {@code -Dpicocli.ansi=true|false}.
+ */
 public final class Console {
 
   private final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
   private final boolean live = System.console() != null && System.getenv("CI") == null;
+  private final Ansi ansi;
   private String lastProgress = "";
+
+  public Console() {
+    this(colours());
+  }
+
+  Console(Ansi ansi) {
+    this.ansi = ansi;
+  }
+
+  private static Ansi colours() {
+    return colours(System.getProperty("picocli.ansi"), System.getenv("NO_COLOR"), Ansi.AUTO.enabled());
+  }
+
+  /** Colour or not: a forced choice wins, then a non-empty NO_COLOR, then picocli's terminal detection. */
+  static Ansi colours(String forced, String noColor, boolean terminalSupportsIt) {
+    if ("true".equalsIgnoreCase(forced) || "false".equalsIgnoreCase(forced)) {
+      return Boolean.parseBoolean(forced) ? Ansi.ON : Ansi.OFF;
+    }
+    if (noColor != null && !noColor.isEmpty()) {
+      return Ansi.OFF;
+    }
+    return terminalSupportsIt ? Ansi.ON : Ansi.OFF;
+  }
+
+  /** Text in a picocli style ("green", "red", "bold", "faint"), or as it is when colour is off. */
+  public String styled(String style, String text) {
+    return ansi == Ansi.ON ? ansi.string("@|" + style + " " + text.replace("|@", "| @") + "|@") : text;
+  }
 
   public PrintStream out() {
     return out;
@@ -47,14 +82,22 @@ public final class Console {
     lastProgress = "";
   }
 
-  public static String mark(boolean ok) {
-    return ok ? "✓" : "✗";
+  /** ✓ in green or ✗ in red. */
+  public String mark(boolean ok) {
+    return ok ? styled("green", "✓") : styled("red", "✗");
+  }
+
+  /** "points/max", green at full marks, red at none, yellow between. */
+  public String score(int points, int max) {
+    String text = points + "/" + max;
+    return styled(points >= max ? "green" : points == 0 ? "red" : "yellow", text);
   }
 
   /** One exercise on one line: mark, id, title, score and status. */
   public void exerciseLine(ExerciseReport r) {
-    line(String.format("  %s %-24s %-42s %3d/%-3d %s", mark(r.isComplete()), r.id(),
-        truncate(r.title(), 42), r.points(), r.max(), r.status()));
+    String points = String.format("%3d/%-3d", r.points(), r.max());
+    line(String.format("  %s %-24s %-42s %s %s", mark(r.isComplete()), r.id(), truncate(r.title(), 42),
+        styled(r.isComplete() ? "green" : r.points() == 0 ? "red" : "yellow", points), r.status()));
   }
 
   /** Every test of an exercise, with what each failing one says. */
@@ -67,7 +110,7 @@ public final class Console {
       if (ok && onlyFailures) {
         continue;
       }
-      line(String.format("      %s %s  (%d/%d)", mark(ok), t.name(), t.points(), t.max()));
+      line("      " + mark(ok) + " " + t.name() + "  (" + score(t.points(), t.max()) + ")");
       if (!ok && t.message() != null && !(r.message() != null && t.message().endsWith(r.message()))) {
         wrap(t.message(), "          ");
       }
@@ -91,9 +134,10 @@ public final class Console {
     }
   }
 
-  public static String bar(double fraction, int width) {
+  /** A progress bar of {@code width} cells, the done part in green. */
+  public String bar(double fraction, int width) {
     int filled = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width);
-    return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
+    return "[" + (filled == 0 ? "" : styled("green", "#".repeat(filled))) + "-".repeat(width - filled) + "]";
   }
 
   public static String truncate(String s, int n) {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /** The kit on disk: its root folder, its exercises in course order, and where the CLI keeps its work files. */
@@ -52,9 +54,17 @@ public final class Kit {
     return exercises;
   }
 
-  public Exercise find(String id) {
-    return exercises.stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow(() -> new UsageError(
-        "unknown exercise '" + id + "'; known: " + exercises.stream().map(Exercise::id).collect(Collectors.joining(", "))));
+  /** The exercise named by its id, its number ("02") or a prefix of its id that no other exercise has. */
+  public Exercise find(String name) {
+    return ExerciseLookup.find(exercises, name);
+  }
+
+  /** The first exercise after {@code exercise}, in course order, for which {@code notDone} holds. */
+  public Optional<Exercise> nextAfter(Exercise exercise, Predicate<Exercise> notDone) {
+    int from = exercises.indexOf(exercise);
+    return IntStream.range(1, exercises.size() + 1)
+        .mapToObj(i -> exercises.get((from + i) % exercises.size()))
+        .filter(e -> !e.equals(exercise) && notDone.test(e)).findFirst();
   }
 
   /** Where compiled classes, reports and logs go: inside the kit, ignored by git. */

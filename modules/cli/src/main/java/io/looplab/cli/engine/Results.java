@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /** The learner's latest result per exercise, so that `lab list` can show progress without grading again. */
 public final class Results {
@@ -23,11 +22,28 @@ public final class Results {
     return kit.workDir().resolve("results").resolve(exercise.id() + ".json");
   }
 
+  /** Where the fingerprint of the sources graded last is kept, so that "edited since" means changed content. */
+  private Path fingerprintFile(Exercise exercise) {
+    return kit.workDir().resolve("results").resolve(exercise.id() + ".sources");
+  }
+
   public void save(ExerciseReport report) {
     try {
-      Path f = file(kit.find(report.id()));
+      Exercise exercise = kit.find(report.id());
+      Path f = file(exercise);
       Files.createDirectories(f.getParent());
       new InFlightReport(report, null, true).write(f);
+      Files.writeString(fingerprintFile(exercise), SourceFingerprint.of(sources(exercise)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Drops the latest result of {@code exercise}: after a reset, its old score says nothing about the code. */
+  public void forget(Exercise exercise) {
+    try {
+      Files.deleteIfExists(file(exercise));
+      Files.deleteIfExists(fingerprintFile(exercise));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -37,20 +53,23 @@ public final class Results {
     return InFlightReport.read(file(exercise)).map(InFlightReport::report);
   }
 
-  /** True when the learner edited the exercise after it was last graded. */
+  /**
+   * True when the learner's sources differ from the ones last graded. Content, not file times: a file saved again
+   * unchanged, or put back exactly as it was, is not an edit.
+   */
   public boolean changedSince(Exercise exercise) {
     try {
-      Path f = file(exercise);
-      Path sources = exercise.dir().resolve("src/main/java");
-      if (!Files.exists(f) || !Files.isDirectory(sources)) {
+      Path fingerprint = fingerprintFile(exercise);
+      if (!Files.exists(file(exercise)) || !Files.exists(fingerprint)) {
         return false;
       }
-      long graded = Files.getLastModifiedTime(f).toMillis();
-      try (Stream<Path> walk = Files.walk(sources)) {
-        return walk.anyMatch(p -> p.toFile().lastModified() > graded);
-      }
-    } catch (IOException e) {
+      return !Files.readString(fingerprint).strip().equals(SourceFingerprint.of(sources(exercise)));
+    } catch (IOException | UncheckedIOException e) {
       return false;
     }
+  }
+
+  private static Path sources(Exercise exercise) {
+    return exercise.dir().resolve("src/main");
   }
 }

@@ -1,0 +1,101 @@
+package io.looplab.cli.commands;
+
+import io.looplab.cli.TinyKit;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Results;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.grader.internal.scoring.TestStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The footer of lab check fits how the grading ended: it never says "fix the first ✗" when no test ran. */
+class NextStepTest {
+
+  private static final Path LOG = Path.of("target/lab/exercises/02-blocking-calls/output.log");
+
+  @TempDir
+  Path dir;
+  Kit kit;
+  Results results;
+
+  @BeforeEach
+  void makeKit() throws IOException {
+    kit = Kit.at(TinyKit.create(dir).root());
+    results = new Results(kit);
+  }
+
+  @Test
+  @DisplayName("a compile error: fix the compiler's first error; no word about tests")
+  void compileError() {
+    ExerciseReport r = report("02-blocking-calls", false);
+    r.failedToCompile("Task.java:3: error: ';' expected");
+    String footer = footer(r);
+    assertTrue(footer.contains("does not compile") && footer.contains("first compiler error"), footer);
+    assertFalse(footer.contains("✗"), footer);
+  }
+
+  @Test
+  @DisplayName("a time-out: something never completed or never stopped, and where the output is")
+  void timeout() {
+    ExerciseReport r = report("02-blocking-calls", false);
+    r.stoppedAtTimeLimit(90, "the one test");
+    String footer = footer(r);
+    assertTrue(footer.contains("ran past their time limit") && footer.contains(LOG.toString()), footer);
+  }
+
+  @Test
+  @DisplayName("a crash: the JVM ended early (exit, halt, memory), and where the output is")
+  void crash() {
+    ExerciseReport r = report("02-blocking-calls", false);
+    r.crashed(1, 0, LOG, "the one test");
+    String footer = footer(r);
+    assertTrue(footer.contains("System.exit") && footer.contains(LOG.toString()), footer);
+  }
+
+  @Test
+  @DisplayName("failed tests: fix the first ✗, or ask for a hint")
+  void failed() {
+    String footer = footer(report("02-blocking-calls", false));
+    assertTrue(footer.contains("Fix the first ✗") && footer.contains("./lab hint 02-blocking-calls"), footer);
+  }
+
+  @Test
+  @DisplayName("full marks: the next exercise not yet done, by its id, and how to compare with the reference")
+  void fullMarksNamesTheNextExercise() {
+    results.save(report("03-execute-blocking", true));
+    String footer = footer(report("02-blocking-calls", true));
+    assertTrue(footer.contains("Next: ./lab check 01-first-steps"), "03 is done, so 01 is next:\n" + footer);
+    assertTrue(footer.contains("./lab solution 02-blocking-calls"), footer);
+  }
+
+  @Test
+  @DisplayName("full marks on the last exercise left: the kit is done")
+  void fullMarksOnTheLastOne() {
+    results.save(report("01-first-steps", true));
+    results.save(report("03-execute-blocking", true));
+    String footer = footer(report("02-blocking-calls", true));
+    assertTrue(footer.contains("every exercise of the kit is done") && !footer.contains("Next:"), footer);
+  }
+
+  private String footer(ExerciseReport r) {
+    return String.join("\n", NextStep.after(kit, results, kit.find(r.id()), r, LOG));
+  }
+
+  private static ExerciseReport report(String id, boolean full) {
+    TestReport test = new TestReport("t", "the one test", 5);
+    if (full) {
+      test.record(TestStatus.PASSED, null);
+    }
+    return new ExerciseReport(id, "Exercise " + id, List.of(test));
+  }
+}
