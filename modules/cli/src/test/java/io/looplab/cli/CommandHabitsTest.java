@@ -84,6 +84,10 @@ class CommandHabitsTest {
       "solution 99            | unknown exercise '99'",
       "solution 02            | once ./lab check 02-blocking-calls gives full marks (not checked yet)",
       "grade --only 7         | unknown exercise '7'",
+      "grade --format junit   | --format junit needs --out FILE",
+      "grade --out r.xml      | --out needs --format (exercism, gradescope or junit)",
+      "grade --format x --out r.xml | expected one of [exercism, gradescope, junit]",
+      "grade --format junit --out /no/such/dir/r.xml | --out /no/such/dir/r.xml: cannot write there",
       "nonsense               | Unmatched argument at index 0: 'nonsense' (try ./lab help)",
       "check 02 --bogus       | Unknown option: '--bogus' (try ./lab help check)"})
   void badInputGetsOneLine(String line, String says) {

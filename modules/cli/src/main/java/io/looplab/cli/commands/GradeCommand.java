@@ -8,6 +8,7 @@ import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
+import io.looplab.cli.formats.ResultFormat;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +28,7 @@ import java.util.List;
     footer = {"  ./lab grade                                  (your exercises/, every exercise)",
         "  ./lab grade --only 02 --only 03              (some of them)",
         "  ./lab grade --submission ../alice --json alice.json",
+        "  ./lab grade --format junit --out TEST-looplab.xml   (also: exercism, gradescope)",
         "  ./lab grade --solutions                      (the reference solutions: full marks)"})
 public final class GradeCommand implements Runnable {
 
@@ -47,6 +49,13 @@ public final class GradeCommand implements Runnable {
   @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON")
   Path json;
 
+  @Option(names = "--format", paramLabel = "FORMAT", description = "also write the report for another tool, into "
+      + "--out: ${COMPLETION-CANDIDATES} (Exercism's results.json v3, Gradescope's results.json, JUnit XML)")
+  ResultFormat format;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "where --format writes")
+  Path out;
+
   @Override
   public void run() {
     Kit kit = Kit.locate();
@@ -56,7 +65,12 @@ public final class GradeCommand implements Runnable {
     Target target = solutions ? Target.solutions(kit) : submission != null ? Target.submission(kit, submission)
         : Target.exercises(kit);
     List<Exercise> chosen = only.isEmpty() ? kit.exercises() : only.stream().distinct().map(kit::find).toList();
-    checkWritable(json);
+    checkWritable("--json", json);
+    if ((format == null) != (out == null)) {
+      throw new UsageError(format == null ? "--out needs --format (exercism, gradescope or junit)"
+          : "--format " + format + " needs --out FILE: where to write it");
+    }
+    checkWritable("--out", out);
 
     Console console = new Console();
     console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s"));
@@ -77,26 +91,34 @@ public final class GradeCommand implements Runnable {
     console.line("Total " + console.score(board.points(), board.max()) + " " + console.bar(board.max() == 0 ? 0
         : (double) board.points() / board.max(), 30));
     if (json != null) {
-      try {
-        Files.writeString(json, board.toJson().encodePrettily());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      write(json, board.toJson().encodePrettily());
       console.line("Report written to " + json);
+    }
+    if (format != null) {
+      write(out, format.render(board));
+      console.line("Report for " + format + " written to " + out);
+    }
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
   /** Refuse a report path that cannot be written before spending minutes grading. */
-  private static void checkWritable(Path json) {
-    if (json == null) {
+  private static void checkWritable(String option, Path file) {
+    if (file == null) {
       return;
     }
-    Path parent = json.toAbsolutePath().getParent();
-    if (Files.isDirectory(json)) {
-      throw new UsageError("--json " + json + ": is a folder, expected a file name");
+    Path parent = file.toAbsolutePath().getParent();
+    if (Files.isDirectory(file)) {
+      throw new UsageError(option + " " + file + ": is a folder, expected a file name");
     }
     if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
-      throw new UsageError("--json " + json + ": cannot write there (does the folder exist?)");
+      throw new UsageError(option + " " + file + ": cannot write there (does the folder exist?)");
     }
   }
 }

@@ -1,0 +1,74 @@
+package io.looplab.cli.formats;
+
+import io.looplab.cli.engine.Scoreboard;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseStatus;
+import io.looplab.grader.internal.scoring.TestReport;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Exercism's test-runner {@code results.json}, version 3: every graded test, in order, with each exercise as a task
+ * ({@code task_id} 1, 2, ...). The overall status is {@code error} only when no test could run at all.
+ */
+final class ExercismResults {
+
+  /** The interface caps every message at 65535 characters. */
+  private static final int MAX_MESSAGE = 65_535;
+
+  private ExercismResults() {
+  }
+
+  static String render(Scoreboard board) {
+    JsonArray tests = new JsonArray();
+    List<String> notRun = new ArrayList<>();
+    boolean allPassed = true;
+    boolean anyRan = false;
+    for (int i = 0; i < board.exercises().size(); i++) {
+      ExerciseReport exercise = board.exercises().get(i);
+      allPassed &= exercise.status() == ExerciseStatus.PASSED;
+      if (exercise.status() == ExerciseStatus.COMPILE_ERROR) {
+        notRun.add(exercise.id() + ": " + exercise.message());
+      } else {
+        anyRan = true;
+      }
+      for (TestReport test : exercise.tests()) {
+        tests.add(test(exercise, test, i + 1));
+      }
+    }
+    String status = allPassed && !board.exercises().isEmpty() ? "pass" : anyRan ? "fail" : "error";
+    JsonObject results = new JsonObject().put("version", 3).put("status", status);
+    if (status.equals("error")) {
+      results.put("message", cap(notRun.isEmpty() ? "No exercise was graded." : String.join("\n", notRun)));
+    }
+    return results.put("tests", tests).encodePrettily();
+  }
+
+  private static JsonObject test(ExerciseReport exercise, TestReport test, int task) {
+    TestName name = TestName.of(test);
+    String status = switch (test.status()) {
+      case PASSED -> "pass";
+      case FAILED -> "fail";
+      default -> "error";
+    };
+    JsonObject json = new JsonObject()
+        .put("name", exercise.id() + ": " + test.name())
+        .put("test_code", name.simpleClassName() + "." + name.method() + "() in exercises/" + exercise.id()
+            + "/src/test/java, worth " + test.max() + " point" + (test.max() == 1 ? "" : "s"))
+        .put("status", status)
+        .put("task_id", task);
+    if (!status.equals("pass")) {
+      String message = test.message() != null ? test.message() : exercise.message() != null ? exercise.message()
+          : "The test did not pass (" + test.status() + ").";
+      json.put("message", cap(message));
+    }
+    return json;
+  }
+
+  private static String cap(String text) {
+    return text.length() <= MAX_MESSAGE ? text : text.substring(0, MAX_MESSAGE - 1) + "…";
+  }
+}

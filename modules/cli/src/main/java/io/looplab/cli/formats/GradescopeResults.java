@@ -1,0 +1,50 @@
+package io.looplab.cli.formats;
+
+import io.looplab.cli.engine.Scoreboard;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.TestReport;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Gradescope's autograder {@code results.json}: the total score, a summary per exercise as the submission's output,
+ * and every graded test with its score, maximum and message, numbered exercise.test ("2.3").
+ */
+final class GradescopeResults {
+
+  private GradescopeResults() {
+  }
+
+  static String render(Scoreboard board) {
+    JsonArray tests = new JsonArray();
+    StringBuilder output = new StringBuilder();
+    for (int i = 0; i < board.exercises().size(); i++) {
+      ExerciseReport exercise = board.exercises().get(i);
+      output.append(exercise.id()).append(": ").append(exercise.points()).append('/').append(exercise.max())
+          .append(" (").append(exercise.status()).append(')')
+          .append(exercise.message() == null ? "" : " " + exercise.message()).append('\n');
+      for (int j = 0; j < exercise.tests().size(); j++) {
+        TestReport test = exercise.tests().get(j);
+        JsonObject json = new JsonObject()
+            .put("name", exercise.id() + ": " + test.name())
+            .put("number", (i + 1) + "." + (j + 1))
+            .put("score", (double) test.points())
+            .put("max_score", (double) test.max())
+            .put("status", test.passed() ? "passed" : "failed")
+            .put("visibility", "visible");
+        if (test.message() != null) {
+          json.put("output", test.message()).put("output_format", "text");
+        }
+        tests.add(json);
+      }
+    }
+    return new JsonObject()
+        .put("score", (double) board.points())
+        .put("output", output.toString().strip())
+        .put("output_format", "text")
+        .put("visibility", "visible")
+        .put("stdout_visibility", "hidden")
+        .put("tests", tests)
+        .encodePrettily();
+  }
+}
