@@ -7,6 +7,7 @@ import io.looplab.cli.commands.ListCommand;
 import io.looplab.cli.commands.OriginalsCommand;
 import io.looplab.cli.commands.ResetCommand;
 import io.looplab.cli.commands.SolutionCommand;
+import io.looplab.cli.commands.WatchCommand;
 import io.looplab.cli.engine.UsageError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,7 +24,7 @@ import java.nio.file.Path;
  */
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
-    subcommands = {ListCommand.class, CheckCommand.class, HintCommand.class, ResetCommand.class,
+    subcommands = {ListCommand.class, CheckCommand.class, WatchCommand.class, HintCommand.class, ResetCommand.class,
         SolutionCommand.class, GradeCommand.class, OriginalsCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Start with: ./lab list, then ./lab check <id> (or its number: ./lab check 02). Stuck? ./lab hint "
         + "<id>. Help on a command: ./lab help <command>."})

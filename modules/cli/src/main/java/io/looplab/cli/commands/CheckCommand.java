@@ -47,17 +47,18 @@ public final class CheckCommand implements Runnable {
           + DEBUG_MINUTES + " minutes. Blocking calls are still reported.");
     }
     Target target = Target.exercises(kit);
-    ExerciseReport report = new GradingEngine(kit, debug).grade(exercise, target, console.progress(1, 1));
-    Results results = new Results(kit);
-    results.save(report);
-    console.line(exercise.id() + ": " + exercise.title());
-    console.testLines(report, false);
-    console.line("");
-    console.line("Score " + console.score(report.points(), report.max()) + " (" + report.status() + ")");
-    String log = kit.root().relativize(kit.workDir().resolve(target.key()).resolve(exercise.id())
-        .resolve("output.log")).toString();
-    for (String line : NextStep.after(kit, results, exercise, report, Path.of(log))) {
-      console.line(line);
+    try (GradingEngine engine = new GradingEngine(kit, debug)) {
+      ExerciseReport report = engine.grade(exercise, target, console.progress(1, 1));
+      Results results = new Results(kit);
+      results.save(report);
+      console.line(exercise.id() + ": " + exercise.title());
+      console.testLines(report, false);
+      console.line("");
+      console.line("Score " + console.score(report.points(), report.max()) + " (" + report.status() + ")");
+      Path log = kit.root().relativize(engine.lastLog().orElse(kit.workDir()));
+      for (String line : NextStep.after(kit, results, exercise, report, log)) {
+        console.line(line);
+      }
     }
   }
 }

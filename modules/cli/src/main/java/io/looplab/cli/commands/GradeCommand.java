@@ -74,17 +74,18 @@ public final class GradeCommand implements Runnable {
 
     Console console = new Console();
     console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s"));
-    GradingEngine grader = new GradingEngine(kit, false);
     Results results = new Results(kit);
     List<ExerciseReport> reports = new ArrayList<>();
-    for (int i = 0; i < chosen.size(); i++) {
-      ExerciseReport r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
-      reports.add(r);
-      if (target.isLearnersOwnCopy()) {
-        results.save(r);
+    try (GradingEngine grader = new GradingEngine(kit, false)) {
+      for (int i = 0; i < chosen.size(); i++) {
+        ExerciseReport r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
+        reports.add(r);
+        if (target.isLearnersOwnCopy()) {
+          results.save(r);
+        }
+        console.exerciseLine(r);
+        console.testLines(r, true);
       }
-      console.exerciseLine(r);
-      console.testLines(r, true);
     }
     Scoreboard board = new Scoreboard(target.label(), reports);
     console.line("");

@@ -5,6 +5,7 @@ import io.looplab.grader.internal.scoring.TestReport;
 
 import picocli.CommandLine.Help.Ansi;
 
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -15,17 +16,29 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Console {
 
-  private final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-  private final boolean live = System.console() != null && System.getenv("CI") == null;
+  private final PrintStream out;
+  private final boolean live;
   private final Ansi ansi;
   private String lastProgress = "";
 
+  /** Standard output, live and in colour when it is a terminal. */
   public Console() {
-    this(colours());
+    this(System.out, colours(), System.console() != null && System.getenv("CI") == null);
+  }
+
+  /** Plain text to {@code out}, one line per progress phase: for a test that reads what a command says. */
+  public Console(OutputStream out) {
+    this(out, Ansi.OFF, false);
   }
 
   Console(Ansi ansi) {
+    this(System.out, ansi, false);
+  }
+
+  private Console(OutputStream out, Ansi ansi, boolean live) {
+    this.out = new PrintStream(out, true, StandardCharsets.UTF_8);
     this.ansi = ansi;
+    this.live = live;
   }
 
   private static Ansi colours() {
@@ -115,6 +128,11 @@ public final class Console {
         wrap(t.message(), "          ");
       }
     }
+  }
+
+  /** A long text wrapped to the width of the report, each line indented. */
+  public void wrapped(String text, String indent) {
+    wrap(text, indent);
   }
 
   private void wrap(String text, String indent) {

@@ -63,6 +63,10 @@ final class ForkedJvm {
     return jvm.await(timeoutSeconds, tick);
   }
 
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** Tells a waiting JVM to run the tests. */
   void go() {
     say(GradingJvm.GO);

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * them in a forked JVM under the exercise's time limit, and turn whatever happened into an {@link ExerciseReport}.
  * A compile error, a crash or a hang is a result for that exercise, never an error of the grader.
  */
-public final class GradingEngine {
+public final class GradingEngine implements AutoCloseable {
 
   /** Told what the grader is doing, for a progress line. */
   public interface Progress {
@@ -30,8 +30,14 @@ public final class GradingEngine {
   private final SourceCompiler compiler = new SourceCompiler();
   private final Originals originals;
   private final boolean debug;
+  private final SpareJvms spares = new SpareJvms();
+  private final WorkDirs workDirs;
+  private volatile ForkedJvm current;
+  private volatile boolean cancelled;
+  private volatile Path lastLog;
 
   public GradingEngine(Kit kit, boolean debug) {
+    this.workDirs = new WorkDirs(kit);
     this.kit = kit;
     this.originals = Originals.of(kit);
     this.debug = debug;
@@ -58,39 +64,43 @@ public final class GradingEngine {
 
   private ExerciseReport gradeOrThrow(Exercise exercise, Target target, Progress progress, List<String> onlyTests)
       throws IOException, InterruptedException {
-    Path work = freshDir(kit.workDir().resolve(target.key()).resolve(exercise.id()));
-    List<Path> libraries = libraries(exercise);
+    List<String> options = options(exercise, onlyTests);
+    // The test JVM starts first and gets ready (about a second) while this JVM compiles; a spare started after the
+    // last grading of this exercise is readier still. Either way it has run nothing yet: every grading gets a JVM
+    // of its own, so nothing a learner's code did last time carries over.
+    Optional<WaitingJvm> spare = spares.take(exercise, target, options);
+    WaitingJvm waiting = spare.isPresent() ? spare.get()
+        : startWaiting(exercise, target, options, workDirs.next(exercise, target));
+    cancelled = false;
+    current = waiting.jvm();
+    try {
+      return gradeIn(waiting, exercise, target, progress);
+    } finally {
+      current = null;
+      lastLog = waiting.log();
+    }
+  }
+
+  private ExerciseReport gradeIn(WaitingJvm waiting, Exercise exercise, Target target, Progress progress)
+      throws IOException, InterruptedException {
     Optional<Path> given = target.mainDir(exercise);
     Originals.Copy main = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
     Path mainDir = given.isPresent() ? given.get() : main.dir();
     Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
     String note = notes(main, tests);
-
-    // The test JVM starts first and gets ready (about a second) while this JVM compiles.
-    Path classes = Files.createDirectories(work.resolve("classes"));
-    Path testClasses = Files.createDirectories(work.resolve("test-classes"));
-    Path reportFile = work.resolve("report.json");
-    Path log = work.resolve("output.log");
-    List<String> options = new ArrayList<>(exercise.jvmOptions());
-    if (debug) {
-      options.add(GradingJvm.debugOption());
-    }
-    if (!onlyTests.isEmpty()) {
-      options.add(GradingJvm.onlyTestsOption(onlyTests));
-    }
-    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
-        GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(), exercise.title()), options);
-    ForkedJvm jvm = ForkedJvm.start(command, log);
+    List<Path> libraries = libraries(exercise);
+    ForkedJvm jvm = waiting.jvm();
+    Path reportFile = waiting.reportFile();
     try {
       progress.update(exercise, "compiling");
       SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
-          classes, libraries);
+          waiting.classes(), libraries);
       if (!compiledMain.ok()) {
         jvm.cancel();
         return compileError(exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
       }
-      SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), testClasses,
-          concat(List.of(classes), libraries));
+      SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), waiting.testClasses(),
+          concat(List.of(waiting.classes()), libraries));
       if (!compiledTests.ok()) {
         jvm.cancel();
         return compileError(exercise, "The graded tests do not compile against your code: "
@@ -104,18 +114,88 @@ public final class GradingEngine {
     }
     long limit = debug ? 1800 : exercise.timeoutSeconds();
     ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(reportFile)));
+    if (cancelled) {
+      ExerciseReport stopped = new ExerciseReport(exercise.id(), exercise.title(), List.of());
+      stopped.addNote("Stopped before it finished: a newer grading replaced it.");
+      return stopped;
+    }
     Optional<InFlightReport> written = InFlightReport.read(reportFile);
     ExerciseReport report = written.map(InFlightReport::report).orElseGet(() -> plan(exercise));
     String running = written.map(InFlightReport::running).orElse(null);
     if (outcome.timedOut()) {
       report.stoppedAtTimeLimit(limit, running);
     } else if (written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0) {
-      report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
+      report.crashed(outcome.exitCode(), outcome.droppedBytes(), waiting.log(), running);
     }
     if (note != null) {
       report.addNote(note);
     }
     return report;
+  }
+
+  /**
+   * Starts, now, the JVM that the next grading of {@code exercise} will use, so that grading does not wait for it:
+   * for {@code lab watch}, which grades the same exercise again at every save. It is used only by a grading with
+   * the same options, and stopped by {@link #close()}.
+   */
+  public void prepareNext(Exercise exercise, Target target) {
+    List<String> options = options(exercise, List.of());
+    if (!spares.has(exercise, target, options)) {
+      try {
+        spares.put(startWaiting(exercise, target, options, workDirs.next(exercise, target)));
+      } catch (IOException e) {
+        // a spare is an optimisation: the next grading starts its own JVM
+      }
+    }
+  }
+
+  /** Stops the grading in progress, if any (its report then says the JVM stopped): for a save during a grading. */
+  public void cancelCurrent() {
+    ForkedJvm jvm = current;
+    if (jvm != null) {
+      cancelled = true;
+      try {
+        jvm.kill();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Where the last grading's JVM wrote its output (what the learner's code printed). */
+  public Optional<Path> lastLog() {
+    return Optional.ofNullable(lastLog);
+  }
+
+  /** Stops any spare JVM. */
+  @Override
+  public void close() {
+    spares.close();
+  }
+
+  private List<String> options(Exercise exercise, List<String> onlyTests) {
+    List<String> options = new ArrayList<>(exercise.jvmOptions());
+    if (debug) {
+      options.add(GradingJvm.debugOption());
+    }
+    if (!onlyTests.isEmpty()) {
+      options.add(GradingJvm.onlyTestsOption(onlyTests));
+    }
+    return options;
+  }
+
+  private WaitingJvm startWaiting(Exercise exercise, Target target, List<String> options, Path work)
+      throws IOException {
+    freshDir(work);
+    Path classes = Files.createDirectories(work.resolve("classes"));
+    Path testClasses = Files.createDirectories(work.resolve("test-classes"));
+    Path reportFile = work.resolve("report.json");
+    Path log = work.resolve("output.log");
+    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries(exercise)),
+        new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(),
+            exercise.title()), options);
+    return new WaitingJvm(exercise.id(), target.key(), options, classes, testClasses, reportFile, log,
+        ForkedJvm.start(command, log));
   }
 
   /**

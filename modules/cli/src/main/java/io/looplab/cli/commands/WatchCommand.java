@@ -1,0 +1,46 @@
+package io.looplab.cli.commands;
+
+import io.looplab.cli.engine.Console;
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Results;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Grades an exercise again at every save, and moves on to the next one when it passes. */
+@Command(name = "watch",
+    description = "Grade an exercise again each time you save one of its files, and move on to the next exercise "
+        + "when it passes. Keys: h hint, l list, r run again, q quit.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  ./lab watch        (from the first exercise not yet done)", "  ./lab watch 09"})
+public final class WatchCommand implements Runnable {
+
+  @Mixin
+  HelpOption help;
+
+  @Parameters(paramLabel = "ID", arity = "0..1",
+      description = "the exercise to start with: id, number or unique prefix (default: the first not yet done)")
+  String id;
+
+  @Option(names = "--timing", description = "also say how long after your save each verdict came")
+  boolean timing;
+
+  @Override
+  public void run() {
+    Kit kit = Kit.locate();
+    Results results = new Results(kit);
+    Exercise first = id != null ? kit.find(id) : kit.exercises().stream()
+        .filter(e -> results.latest(e).map(r -> !r.isComplete()).orElse(true)).findFirst()
+        .orElse(kit.exercises().get(0));
+    watch(kit, first, new Console(), System.in, timing);
+  }
+
+  /** Watches from {@code first} until q (or the end of {@code keys}), saying everything on {@code console}. */
+  public static void watch(Kit kit, Exercise first, Console console, java.io.InputStream keys, boolean timing) {
+    try (TerminalKeys terminal = TerminalKeys.open(keys)) {
+      new WatchLoop(kit, console, terminal, timing).run(first);
+    }
+  }
+}
