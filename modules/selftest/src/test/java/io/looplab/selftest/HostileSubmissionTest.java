@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -37,17 +36,11 @@ class HostileSubmissionTest {
 
   @BeforeAll
   static void copyKit() throws IOException {
-    copy(resource("hostile-kit"), work.resolve("kit"));
-    // The fixture exercise uses the same libraries as a real one.
-    Path classpath = Kit.locate().root().resolve("exercises/02-blocking-calls/target/lab-classpath.txt");
-    Path dest = work.resolve("kit/exercises/01-smoke/target/lab-classpath.txt");
-    Files.createDirectories(dest.getParent());
-    Files.copy(classpath, dest);
-    kit = Kit.at(work.resolve("kit"));
+    kit = HostileKit.copyTo(work.resolve("kit"));
     for (String submission : List.of("sleeps-5ms-on-loop", "spins-100ms-on-loop", "loops-forever",
         "calls-system-exit", "does-not-compile", "floods-output")) {
       Gradings.start("hostile " + submission, () -> new GradingEngine(kit, false).grade(kit.find("01-smoke"),
-          Target.submission(kit, resource("hostile-submissions").resolve(submission)), (e, doing) -> { }));
+          Target.submission(kit, HostileKit.submission(submission)), (e, doing) -> { }));
     }
   }
 
@@ -114,23 +107,6 @@ class HostileSubmissionTest {
     assertEquals(5, r.points());
     try (Stream<Path> logs = Files.walk(kit.workDir()).filter(p -> p.getFileName().toString().equals("output.log"))) {
       assertTrue(logs.allMatch(p -> p.toFile().length() <= (1 << 20)), "output logs are capped at 1 MiB");
-    }
-  }
-
-  static Path resource(String name) {
-    return Kit.locate().root().resolve("modules/selftest/src/test/resources").resolve(name);
-  }
-
-  static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> walk = Files.walk(from)) {
-      for (Path p : walk.toList()) {
-        Path dest = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(dest);
-        } else {
-          Files.copy(p, dest, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
     }
   }
 }

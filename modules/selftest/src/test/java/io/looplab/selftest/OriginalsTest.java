@@ -41,7 +41,7 @@ class OriginalsTest {
   @BeforeAll
   static void kitWithLearnerCommits() throws Exception {
     root = work.resolve("kit");
-    HostileSubmissionTest.copy(HostileSubmissionTest.resource("hostile-kit"), root);
+    HostileKit.copy(HostileKit.resource("hostile-kit"), root);
     git("init", "-q");
     Originals.record(Kit.at(root));
     git("add", "-A");
@@ -78,7 +78,7 @@ class OriginalsTest {
   @DisplayName("without git history the working copy is used, and the copy says why the original was not had")
   void withoutHistoryTheWorkingCopyIsUsedAndSaysWhy() throws Exception {
     Path copy = work.resolve("no-history");
-    HostileSubmissionTest.copy(root, copy);
+    HostileKit.copy(root, copy);
     deleteTree(copy.resolve(".git"));
     Originals.Copy stub = Originals.of(Kit.at(copy)).of(Kit.at(copy).find("01-smoke"), Originals.Part.STUB);
     assertFalse(stub.recovered());

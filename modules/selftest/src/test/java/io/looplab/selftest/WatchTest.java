@@ -7,9 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.stream.Stream;
 
@@ -24,22 +22,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WatchTest {
 
   private static final Duration VERDICT = Duration.ofSeconds(75);
-  private static final String ADDER = "src/main/java/io/looplab/smoke/Adder.java";
 
   @TempDir
   Path work;
   Kit kit;
-  Path adder;
 
   @BeforeEach
   void copyKit() throws IOException {
-    HostileSubmissionTest.copy(HostileSubmissionTest.resource("hostile-kit"), work.resolve("kit"));
-    Path classpath = Kit.locate().root().resolve("exercises/02-blocking-calls/target/lab-classpath.txt");
-    Path dest = work.resolve("kit/exercises/01-smoke/target/lab-classpath.txt");
-    Files.createDirectories(dest.getParent());
-    Files.copy(classpath, dest);
-    kit = Kit.at(work.resolve("kit"));
-    adder = work.resolve("kit/exercises/01-smoke").resolve(ADDER);
+    kit = HostileKit.copyTo(work.resolve("kit"));
   }
 
   @Test
@@ -55,7 +45,7 @@ class WatchTest {
 
       save("loops-forever");
       watch.awaitOutput("testing", VERDICT);
-      saveSolution();
+      save("solution");
       String fixed = watch.awaitOutput("✓ 01-smoke 5/5 full marks", VERDICT);
       assertTrue(!fixed.contains("timeout"), "the save stopped the endless grading before its time limit:\n" + fixed);
       watch.awaitOutput("Every exercise of the kit has full marks", VERDICT);
@@ -78,13 +68,7 @@ class WatchTest {
   }
 
   private void save(String submission) throws IOException {
-    Path hostile = HostileSubmissionTest.resource("hostile-submissions").resolve(submission).resolve("01-smoke")
-        .resolve(ADDER);
-    Files.copy(hostile, adder, StandardCopyOption.REPLACE_EXISTING);
-  }
-
-  private void saveSolution() throws IOException {
-    Files.copy(work.resolve("kit/solutions/01-smoke").resolve(ADDER), adder, StandardCopyOption.REPLACE_EXISTING);
+    HostileKit.saveAdder(kit.root(), submission);
   }
 
   /** Every JVM watch started (gradings, the spare) is gone within a bounded wait: their pipes were closed. */

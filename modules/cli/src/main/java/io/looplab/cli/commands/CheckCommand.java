@@ -46,19 +46,23 @@ public final class CheckCommand implements Runnable {
       console.line("Debug mode: stall detection is off (a breakpoint would look like a stall) and the time limit is "
           + DEBUG_MINUTES + " minutes. Blocking calls are still reported.");
     }
-    Target target = Target.exercises(kit);
     try (GradingEngine engine = new GradingEngine(kit, debug)) {
-      ExerciseReport report = engine.grade(exercise, target, console.progress(1, 1));
-      Results results = new Results(kit);
-      results.save(report);
-      console.line(exercise.id() + ": " + exercise.title());
-      console.testLines(report, false);
-      console.line("");
-      console.line("Score " + console.score(report.points(), report.max()) + " (" + report.status() + ")");
-      Path log = kit.root().relativize(engine.lastLog().orElse(kit.workDir()));
-      for (String line : NextStep.after(kit, results, exercise, report, log)) {
-        console.line(line);
-      }
+      check(kit, exercise, console, engine);
+    }
+  }
+
+  /** Grades {@code exercise} of the learner's copy, saves the result and explains it: what lab check prints. */
+  public static void check(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
+    ExerciseReport report = engine.grade(exercise, Target.exercises(kit), console.progress(1, 1));
+    Results results = new Results(kit);
+    results.save(report);
+    console.line(exercise.id() + ": " + exercise.title());
+    console.testLines(report, false);
+    console.line("");
+    console.line("Score " + console.score(report.points(), report.max()) + " (" + report.status() + ")");
+    Path log = kit.root().relativize(engine.lastLog().orElse(kit.workDir()));
+    for (String line : NextStep.after(kit, results, exercise, report, log)) {
+      console.line(line);
     }
   }
 }

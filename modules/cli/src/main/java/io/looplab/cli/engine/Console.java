@@ -26,6 +26,11 @@ public final class Console {
     this(System.out, colours(), System.console() != null && System.getenv("CI") == null);
   }
 
+  /** Text to {@code out}, as a terminal of the given kind would show it: for the check server's clients. */
+  public static Console of(OutputStream out, boolean terminal, boolean colour) {
+    return new Console(out, colour ? Ansi.ON : Ansi.OFF, terminal);
+  }
+
   /** Plain text to {@code out}, one line per progress phase: for a test that reads what a command says. */
   public Console(OutputStream out) {
     this(out, Ansi.OFF, false);

@@ -1,0 +1,151 @@
+package io.looplab.cli.server;
+
+import io.looplab.cli.commands.CheckCommand;
+import io.looplab.cli.engine.Console;
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.GradingEngine;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Target;
+import io.looplab.cli.engine.UsageError;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Keeps {@code lab check} warm: a JVM that stays up between checks, with the compiler already loaded and, for the
+ * exercise checked last, the next grading JVM already started and waiting. A check then costs the compile of a few
+ * files and the tests themselves. Every grading still runs in a JVM of its own, started for it alone, so a hang,
+ * System.exit or a leaked thread in the learner's code never reaches the next check.
+ *
+ * <p>The lab script talks to it over 127.0.0.1 with bash alone: a secret from {@link ServerFile} first, then the
+ * request, then it copies the answer to the terminal. It stops after {@value #IDLE_MINUTES} idle minutes, when
+ * the kit is rebuilt (its build stamp changes), or when asked.
+ */
+public final class CheckServer {
+
+  static final int IDLE_MINUTES = 10;
+
+  private final Kit kit;
+  private final ServerFile file;
+  private final long stamp;
+  private final GradingEngine engine;
+
+  private CheckServer(Kit kit) {
+    this.kit = kit;
+    this.file = new ServerFile(kit);
+    this.stamp = buildStamp(kit);
+    this.engine = new GradingEngine(kit, false);
+  }
+
+  public static void main(String[] args) throws IOException {
+    new CheckServer(Kit.locate()).serve();
+  }
+
+  private void serve() throws IOException {
+    String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+    try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      server.setSoTimeout(IDLE_MINUTES * 60_000);
+      file.write(server.getLocalPort(), secret, ProcessHandle.current().pid(), stamp);
+      while (true) {
+        try (Socket client = server.accept()) {
+          if (!handle(client, secret)) {
+            break;
+          }
+        } catch (SocketTimeoutException idle) {
+          break;
+        } catch (IOException | RuntimeException e) {
+          // one broken request (a client gone mid-answer) ends that request only
+        }
+        if (buildStamp(kit) != stamp) {
+          break;
+        }
+      }
+    } finally {
+      file.deleteIfMine(ProcessHandle.current().pid());
+      engine.close();
+    }
+  }
+
+  /**
+   * One request: secret, then "check" and the exercise, then "tty" and "colour" flags (0 or 1), then the files for
+   * the exit status and any error line. False when the server should stop.
+   */
+  private boolean handle(Socket client, String secret) throws IOException {
+    client.setSoTimeout(5_000);
+    BufferedReader in = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+    if (!secret.equals(in.readLine())) {
+      return true;
+    }
+    String command = in.readLine();
+    if ("stop".equals(command)) {
+      return false;
+    }
+    String id = in.readLine();
+    boolean tty = "1".equals(in.readLine());
+    boolean colour = "1".equals(in.readLine());
+    Path status = Path.of(in.readLine());
+    Path error = Path.of(in.readLine());
+    if (!"check".equals(command) || id == null) {
+      return true;
+    }
+    client.setSoTimeout(0);
+    // A client that goes away (Ctrl-C) closes the socket: the grading it asked for stops too, and only that one.
+    java.util.concurrent.atomic.AtomicBoolean answering = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread hangUp = new Thread(() -> {
+      try {
+        while (in.read() >= 0) {
+          // nothing more is expected from the client
+        }
+      } catch (IOException ignored) {
+        // closed
+      }
+      if (answering.get()) {
+        engine.cancelCurrent();
+      }
+    }, "lab-server-hang-up");
+    hangUp.setDaemon(true);
+    hangUp.start();
+    OutputStream out = client.getOutputStream();
+    int exit = 0;
+    try {
+      Kit fresh = Kit.locate();
+      Exercise exercise = fresh.find(id);
+      CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
+      engine.prepareNext(exercise, Target.exercises(fresh));
+    } catch (UsageError e) {
+      writeAtomically(error, "lab: " + e.getMessage() + "\n");
+      exit = 2;
+    }
+    answering.set(false);
+    out.flush();
+    writeAtomically(status, exit + "\n");
+    return true;
+  }
+
+  private static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, text);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The time of the kit's last build by the lab script: a new build means new machinery, so a new server. */
+  static long buildStamp(Kit kit) {
+    try {
+      return Files.getLastModifiedTime(kit.root().resolve("target/lab-build.stamp")).toMillis();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+}

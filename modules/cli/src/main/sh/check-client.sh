@@ -1,0 +1,48 @@
+# Sourced by ./lab: the client of the check server (io.looplab.cli.server.CheckServer), in bash alone, so that a
+# warm check costs no JVM start of its own. Needs: here (the kit), java_bin, cli_jar, cli_cp (the CLI's class path
+# file). Sets server_rc. The server listens on 127.0.0.1; its port and secret are in target/lab/server (mode 600).
+
+server_file="$here/target/lab/server"
+
+# A check server started by an older build runs old machinery: a rebuild stops it (the next check starts a new one).
+stop_server() {
+  local port secret rest
+  [ -f "$server_file" ] && read -r port secret rest <"$server_file" 2>/dev/null || return 0
+  { exec 4<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 0
+  printf '%s\nstop\n' "$secret" >&4
+  exec 4>&-
+}
+
+# `lab check ID` through the check server (modules/cli/.../server/CheckServer.java), which keeps the compiler warm
+# and the next grading JVM started: the answer comes in a fraction of the time. Returns 1 to run the check here
+# instead. LOOPLAB_NO_SERVER=1 never uses it.
+check_with_server() {
+  local id="$1" port secret rest nonce rc_file err_file tty colour i
+  if ! [ -f "$server_file" ] || ! { read -r port secret rest <"$server_file" && { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; }; then
+    mkdir -p "$here/target/lab"
+    rm -f "$server_file"
+    nohup "$java_bin" -Dlooplab.home="$here" -cp "$cli_jar:$(cat "$cli_cp")" io.looplab.cli.server.CheckServer \
+      >"$here/target/lab/server.log" 2>&1 </dev/null &
+    for i in $(seq 1 100); do
+      [ -f "$server_file" ] && break
+      sleep 0.1
+    done
+    [ -f "$server_file" ] && read -r port secret rest <"$server_file" || return 1
+    { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
+  fi
+  nonce="$$-$RANDOM"
+  rc_file="$here/target/lab/server-$nonce.rc"
+  err_file="$here/target/lab/server-$nonce.err"
+  tty=0; [ -t 1 ] && [ -z "${CI:-}" ] && tty=1
+  colour=$tty; [ -n "${NO_COLOR:-}" ] && colour=0
+  printf '%s\n' "$secret" check "$id" "$tty" "$colour" "$rc_file" "$err_file" >&3
+  trap 'exec 3>&-; rm -f "$rc_file" "$err_file"; exit 130' INT TERM
+  cat <&3
+  exec 3>&-
+  trap - INT TERM
+  [ -f "$rc_file" ] || { echo "lab: the check server stopped during the check; checking without it" >&2; return 1; }
+  server_rc="$(cat "$rc_file")"
+  [ -f "$err_file" ] && cat "$err_file" >&2
+  rm -f "$rc_file" "$err_file"
+  return 0
+}

@@ -1,0 +1,84 @@
+package io.looplab.selftest;
+
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.Kit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+/**
+ * What the READMEs promise a learner about the kit: the exercise table's "ready" rows are the exercises that exist,
+ * a "Next:" pointer never sends anyone to an exercise that does not, and every exercise names the alternative
+ * designs that the self-test proves get full marks.
+ */
+class ExerciseDocsTest {
+
+  private static final Kit kit = Kit.locate();
+  /** A row of the root README's exercise table: | id | what you learn | status |. */
+  private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\| (\\d\\d-[a-z0-9-]+) \\|.*\\| (\\w+) \\|$");
+  private static final Pattern NEXT = Pattern.compile("Next: `(\\d\\d-[a-z0-9-]+)`");
+  private static final String OTHER_WAYS = "## Other ways to solve it";
+
+  @Test
+  @DisplayName("the README's exercise table says \"ready\" for exactly the exercises the kit has")
+  void tableSaysReadyForEveryExercise() throws IOException {
+    Matcher rows = TABLE_ROW.matcher(Files.readString(kit.root().resolve("README.md")));
+    Set<String> ready = new TreeSet<>();
+    while (rows.find()) {
+      if (rows.group(2).equals("ready")) {
+        ready.add(rows.group(1));
+      }
+    }
+    assertEquals(ids(), ready, "README.md's exercise table: the rows marked ready should be the folders in exercises/");
+  }
+
+  @TestFactory
+  @DisplayName("an exercise's README names as next only an exercise that exists")
+  Stream<DynamicTest> nextIsAnExerciseThatExists() {
+    return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      Matcher next = NEXT.matcher(readme(e));
+      while (next.find()) {
+        assertTrue(ids().contains(next.group(1)), e.id() + "'s README says \"Next: " + next.group(1)
+            + "\", which is not an exercise of the kit yet");
+      }
+    }));
+  }
+
+  @TestFactory
+  @DisplayName("an exercise's README names each of its alternatives under \"Other ways to solve it\"")
+  Stream<DynamicTest> readmeNamesEveryAlternative() {
+    return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      String readme = readme(e);
+      int section = readme.indexOf(OTHER_WAYS);
+      assertTrue(section >= 0, e.id() + "'s README has no section \"" + OTHER_WAYS + "\"");
+      String ways = readme.substring(section);
+      for (Variant alternative : Variant.of(kit.root().resolve("solutions").resolve(e.id()),
+          Variant.Kind.ALTERNATIVE)) {
+        assertTrue(ways.contains("`" + alternative.name() + "`"), e.id() + "'s README does not name the alternative `"
+            + alternative.name() + "` under \"" + OTHER_WAYS + "\"");
+      }
+    }));
+  }
+
+  private static Set<String> ids() {
+    return kit.exercises().stream().map(Exercise::id).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static String readme(Exercise e) throws IOException {
+    return Files.readString(e.dir().resolve("README.md"));
+  }
+}

@@ -1,0 +1,63 @@
+package io.looplab.selftest;
+
+import io.looplab.cli.engine.Kit;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.stream.Stream;
+
+/**
+ * The one-exercise kit of src/test/resources/hostile-kit (01-smoke: a 2-point pure test and a 3-point handler test;
+ * its stub scores 3/5), copied where a test may change it, and the misbehaving versions of its Adder.java.
+ */
+final class HostileKit {
+
+  static final String ADDER = "src/main/java/io/looplab/smoke/Adder.java";
+
+  private HostileKit() {
+  }
+
+  /** A copy of the kit in {@code dir}, with the libraries of a real exercise: ready to grade. */
+  static Kit copyTo(Path dir) throws IOException {
+    copy(resource("hostile-kit"), dir);
+    Path classpath = Kit.locate().root().resolve("exercises/02-blocking-calls/target/lab-classpath.txt");
+    Path dest = dir.resolve("exercises/01-smoke/target/lab-classpath.txt");
+    Files.createDirectories(dest.getParent());
+    Files.copy(classpath, dest, StandardCopyOption.REPLACE_EXISTING);
+    return Kit.at(dir);
+  }
+
+  /** The folder of a misbehaving submission: sleeps-5ms-on-loop, loops-forever, calls-system-exit, ... */
+  static Path submission(String name) {
+    return resource("hostile-submissions").resolve(name);
+  }
+
+  /** Puts the Adder.java of {@code submission} (or "solution", or "stub") into the kit copy at {@code kit}. */
+  static void saveAdder(Path kit, String submission) throws IOException {
+    Path from = switch (submission) {
+      case "solution" -> resource("hostile-kit/solutions/01-smoke").resolve(ADDER);
+      case "stub" -> resource("hostile-kit/exercises/01-smoke").resolve(ADDER);
+      default -> submission(submission).resolve("01-smoke").resolve(ADDER);
+    };
+    Files.copy(from, kit.resolve("exercises/01-smoke").resolve(ADDER), StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  static Path resource(String name) {
+    return Kit.locate().root().resolve("modules/selftest/src/test/resources").resolve(name);
+  }
+
+  static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path dest = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(dest);
+        } else {
+          Files.copy(p, dest, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+}
