@@ -2,6 +2,7 @@ package io.looplab.cli;
 
 import io.looplab.cli.commands.CheckCommand;
 import io.looplab.cli.commands.GradeCommand;
+import io.looplab.cli.commands.HandoutCommand;
 import io.looplab.cli.commands.HintCommand;
 import io.looplab.cli.commands.ListCommand;
 import io.looplab.cli.commands.OriginalsCommand;
@@ -25,7 +26,8 @@ import java.nio.file.Path;
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
     subcommands = {ListCommand.class, CheckCommand.class, WatchCommand.class, HintCommand.class, ResetCommand.class,
-        SolutionCommand.class, GradeCommand.class, OriginalsCommand.class, CommandLine.HelpCommand.class},
+        SolutionCommand.class, GradeCommand.class, HandoutCommand.class, OriginalsCommand.class,
+        CommandLine.HelpCommand.class},
     footer = {"", "Start with: ./lab list, then ./lab check <id> (or its number: ./lab check 02). Stuck? ./lab hint "
         + "<id>. Help on a command: ./lab help <command>."})
 public final class Lab implements Runnable {

@@ -58,11 +58,17 @@ class KitSelfTest {
   @BeforeAll
   static void startEveryGrading() throws IOException {
     List<Exercise> all = exercises();
+    if (!kit.hasSolutions()) {
+      System.out.println("[self-test] this kit is a handout (no solutions/): no solutions, alternatives or mutants "
+          + "to check; the stubs are graded");
+    }
     for (int i = 0; i < all.size(); i++) {
       Exercise e = all.get(i);
       Path solution = kit.root().resolve("solutions").resolve(e.id());
       List<String> names = new ArrayList<>();
-      names.add(Gradings.start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of())));
+      if (kit.hasSolutions()) {
+        names.add(Gradings.start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of())));
+      }
       for (Variant alternative : Variant.of(solution, Variant.Kind.ALTERNATIVE)) {
         alternatives.add(alternative);
         names.add(Gradings.start(alternative.label(), () -> grade(e, submissionOf(alternative), List.of())));
@@ -87,6 +93,10 @@ class KitSelfTest {
   /** One line per exercise, for a person watching `mvn -B verify`: the scores, and whether originals were needed. */
   private static String progressLine(Exercise e, java.util.Map<String, ExerciseReport> reports, long seconds) {
     StringBuilder line = new StringBuilder(e.id() + ": ");
+    if (!kit.hasSolutions()) {
+      return line.append("stub ").append(score(reports.get("stub " + e.id()))).append(" (a handout: no solution)")
+          .append(" (").append(seconds).append(" s of grading)").toString();
+    }
     ExerciseReport solution = reports.get("solution " + e.id());
     line.append("solution ").append(score(solution));
     long alternativesFull = reports.entrySet().stream().filter(r -> r.getKey().startsWith("alternative "))
@@ -130,7 +140,7 @@ class KitSelfTest {
   @TestFactory
   @DisplayName("every reference solution gets full marks")
   Stream<DynamicTest> solutionsGetFullMarks() {
-    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+    return exercises().stream().filter(e -> kit.hasSolutions()).map(e -> dynamicTest(e.id(), () -> {
       ExerciseReport r = Gradings.result("solution " + e.id());
       assertTrue(r.max() > 0, e.id() + " has no graded tests");
       assertEquals(r.max(), r.points(), e.id() + " solution lost points:" + failures(r));
@@ -185,14 +195,19 @@ class KitSelfTest {
     return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
       Path solution = kit.root().resolve("solutions").resolve(e.id());
       for (Path required : List.of(e.dir().resolve("README.md"), e.hints(), e.testSources(),
-          e.dir().resolve("src/main/java"), solution.resolve("src/main/java"))) {
+          e.dir().resolve("src/main/java"))) {
         assertTrue(Files.exists(required), e.id() + " lacks " + kit.root().relativize(required));
       }
       long hints = Files.readAllLines(e.hints()).stream().filter(l -> l.startsWith("## ")).count();
       assertEquals(3, hints, e.id() + " should have three hints (## Hint 1..3) in hints.md");
-      assertTrue(Variant.of(solution, Variant.Kind.MUTANT).size() >= 2, e.id() + " needs two or more mutants");
-      assertTrue(Variant.of(solution, Variant.Kind.ALTERNATIVE).size() >= 2, e.id() + " needs two or more "
-          + "alternatives (solutions/" + e.id() + "/alternatives/NAME.json): correct designs the reference did not use");
+      if (kit.hasSolutions()) {
+        assertTrue(Files.exists(solution.resolve("src/main/java")), e.id() + " lacks its solution in "
+            + kit.root().relativize(solution.resolve("src/main/java")));
+        assertTrue(Variant.of(solution, Variant.Kind.MUTANT).size() >= 2, e.id() + " needs two or more mutants");
+        assertTrue(Variant.of(solution, Variant.Kind.ALTERNATIVE).size() >= 2, e.id() + " needs two or more "
+            + "alternatives (solutions/" + e.id() + "/alternatives/NAME.json): correct designs the reference did not "
+            + "use");
+      }
       assertTrue(originals.records(e), e.id() + " is not recorded in " + Originals.MANIFEST
           + ": run ./lab originals --record and commit it");
       try (Stream<Path> tests = Files.walk(e.testSources())) {
@@ -210,7 +225,7 @@ class KitSelfTest {
   @TestFactory
   @DisplayName("every given file (exercise.json's \"given\") is the same in the stub and the solution")
   Stream<DynamicTest> givenFilesHaveNotDrifted() {
-    return exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+    return exercises().stream().filter(e -> kit.hasSolutions()).map(e -> dynamicTest(e.id(), () -> {
       Path stub = originals.of(e, Originals.Part.STUB).java();
       Path solution = kit.solutionSources(e);
       List<String> seen = new ArrayList<>();

@@ -72,6 +72,11 @@ public final class Kit {
     return workDir;
   }
 
+  /** Whether the kit has its reference solutions: a learner's handout ({@code lab handout}) has none. */
+  public boolean hasSolutions() {
+    return Files.isDirectory(root.resolve("solutions"));
+  }
+
   public Path solutionSources(Exercise exercise) {
     return root.resolve("solutions").resolve(exercise.id()).resolve("src/main/java");
   }

@@ -28,6 +28,10 @@ public final class Target {
   }
 
   public static Target solutions(Kit kit) {
+    if (!kit.hasSolutions()) {
+      throw new UsageError("this kit has no solutions/ folder (it is a learner's handout): nothing to grade with "
+          + "--solutions");
+    }
     return new Target("solutions", "solutions", inFolder(kit.root().resolve("solutions")));
   }
 
