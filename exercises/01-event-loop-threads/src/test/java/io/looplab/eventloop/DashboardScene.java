@@ -1,0 +1,223 @@
+package io.looplab.eventloop;
+
+import io.looplab.eventloop.GatedDirectory.Lookup;
+import io.looplab.grader.sync.CallSite;
+import io.looplab.grader.testkit.Await;
+import io.looplab.grader.testkit.DeployedService;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.opentest4j.AssertionFailedError;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+import static io.looplab.grader.testkit.Checks.require;
+
+/**
+ * The learner's DashboardVerticle, deployed with the test's directory ({@link GatedDirectory}) and a fresh
+ * {@link VisitLog}, plus what the tests do with it: ask for dashboards, answer the lookups in the order a test
+ * chooses, and read the log's evidence of which thread touched it. It is compiled with the graded tests, so the guard
+ * never mistakes its frames for the learner's code.
+ */
+final class DashboardScene implements AutoCloseable {
+
+  /** How long the test waits for what a correct solution does at once: a deployment, a lookup call, an answer. */
+  static final Duration WAIT = Duration.ofSeconds(5);
+
+  /**
+   * How long the test waits for a lookup that a correct solution has already made, before it says the code does not
+   * make it (yet). A correct dashboard starts both lookups in the same task, microseconds apart, so only a broken one
+   * ever waits this out; the margin is wide because a loaded machine can pause any thread for a while.
+   */
+  static final long NOT_CALLED_MILLIS = 1_000;
+
+  final GatedDirectory directory = new GatedDirectory();
+  final VisitLog visits = new VisitLog();
+  private final Vertx vertx;
+  private final DeployedService service;
+  private final List<String> released = new ArrayList<>();
+
+  DashboardScene(Vertx vertx) {
+    this.vertx = vertx;
+    this.service = DeployedService.deploy(vertx, new DashboardVerticle(directory, visits), DashboardVerticle::port,
+        WAIT);
+  }
+
+  String deploymentId() {
+    return service.deploymentId();
+  }
+
+  /** Asks for {@code user}'s dashboard over HTTP: {@code GET /dashboard?user=...}. */
+  Future<HttpResponse<Buffer>> ask(String user) {
+    return service.get("/dashboard?user=" + user);
+  }
+
+  /** Waits for the first lookup of a request: either kind, whichever the code makes first. */
+  Lookup awaitFirstLookup(String user) {
+    if (!callsReach(1, WAIT.toMillis(), () -> false)) {
+      throw new AssertionFailedError(user + "'s request made no lookup within " + Await.inWords(WAIT) + ". The "
+          + "dashboard must ask the directory for the profile and the orders: directory.profile(user) and "
+          + "directory.orders(user).");
+    }
+    return directory.pending().get(0);
+  }
+
+  /** Whether a second lookup arrives within {@code millis} while the first is still unanswered. */
+  boolean secondLookupArrivesWithin(long millis) {
+    return callsReach(2, millis, () -> false);
+  }
+
+  /**
+   * Answers lookups until every one of {@code answers} has come: whenever several lookups are pending, the one that
+   * comes first in {@code priority} (labels such as "ada's profile lookup") is answered, one at a time, and the ones
+   * in {@code failing} fail with the directory's error. Returns when every answer has come, or when no answer is
+   * missing a lookup that the code has made (the code waits for nothing the test holds, and made no call for
+   * {@link #NOT_CALLED_MILLIS}): the test's own wait for the answer then says what is missing.
+   */
+  void drive(List<String> priority, Set<String> failing, List<Future<HttpResponse<Buffer>>> answers) {
+    BooleanSupplier allAnswered = () -> answers.stream().allMatch(Future::isComplete);
+    int releasedBefore = released.size();
+    while (!allAnswered.getAsBoolean()) {
+      List<Lookup> pending = new ArrayList<>(directory.pending());
+      if (pending.isEmpty()) {
+        if (!callsReach(directory.calls() + 1, NOT_CALLED_MILLIS, allAnswered)) {
+          return;
+        }
+        continue;
+      }
+      pending.sort(Comparator.comparingInt(lookup -> {
+        int rank = priority.indexOf(lookup.label());
+        return rank < 0 ? Integer.MAX_VALUE : rank;
+      }));
+      Lookup next = pending.get(0);
+      released.add(next.label() + (failing.contains(next.label()) ? " (failed)" : ""));
+      require(released.size() - releasedBefore <= 2 * answers.size(), "The directory was asked " + directory.calls() + " times for "
+          + answers.size() + " dashboard(s). Ask for each user's profile and orders once per request.");
+      if (failing.contains(next.label())) {
+        next.fail();
+      } else {
+        next.answer();
+      }
+    }
+  }
+
+  /** The lookups the test has answered so far, in order: "ada's profile lookup, ada's orders lookup (failed)". */
+  String releasedSoFar() {
+    return released.isEmpty() ? "none" : String.join(", ", released);
+  }
+
+  /** The response to a request, waited for within {@link #WAIT}. */
+  HttpResponse<Buffer> responseTo(Future<HttpResponse<Buffer>> answer, String ifLate) {
+    return Await.result(answer, WAIT, ifLate);
+  }
+
+  /** Asserts that {@code response} is {@code user}'s dashboard: 200, and the profile and orders of that user. */
+  void assertDashboard(Future<HttpResponse<Buffer>> answer, String user) {
+    HttpResponse<Buffer> response = responseTo(answer, user + "'s dashboard did not answer within "
+        + Await.inWords(WAIT) + " after the test had answered every lookup it made (" + releasedSoFar() + ").");
+    JsonObject expected = Users.dashboardOf(user);
+    require(response.statusCode() == 200, user + "'s dashboard should answer 200 with " + expected.encode()
+        + ", but it answered " + response.statusCode() + ": " + response.bodyAsString() + " (the test answered: "
+        + releasedSoFar() + ").");
+    JsonObject body;
+    try {
+      body = response.bodyAsJsonObject();
+    } catch (DecodeException notJson) {
+      throw new AssertionFailedError(user + "'s dashboard should answer the JSON " + expected.encode() + ", but it "
+          + "answered " + response.bodyAsString() + ".");
+    }
+    require(expected.equals(body), user + "'s dashboard should be " + expected.encode() + ", but it was "
+        + (body == null ? "empty" : body.encode()) + " (the test answered, in this order: " + releasedSoFar()
+        + "). Each answer must be built from that request's own lookups: keep what a request is waiting for in its "
+        + "own futures or local variables, never in a field of the verticle that the next request overwrites.");
+  }
+
+  /** Every call into the VisitLog of the given methods, in order. */
+  List<VisitLog.Access> accesses(Set<String> methods) {
+    return visits.accesses().stream().filter(access -> methods.contains(access.method())).toList();
+  }
+
+  /** The thread the request handlers ran on: that of the first call to opened(), which must be an event loop. */
+  String loopThread() {
+    return accesses(Set.of("opened")).stream().filter(VisitLog.Access::onEventLoop).map(VisitLog.Access::thread)
+        .findFirst().orElse("(none: no request handler touched the log on an event loop)");
+  }
+
+  /** What was wrong with the thread of {@code access}, with the advice for that kind of thread. */
+  String wrongThread(VisitLog.Access access, String loop) {
+    String call = "VisitLog." + access.method() + "(\"" + access.user() + "\")";
+    String where = CallSite.of(access.stack()).map(site -> ", called from " + site).orElse("");
+    String observed = call + " ran on " + access.thread() + where + ", not on the verticle's event loop " + loop
+        + " (where its request handler ran). ";
+    String why = "The log's counters are plain ints owned by that event loop: touched from another thread, a call "
+        + "can overlap the loop's own calls, and an update is lost. ";
+    if (access.thread().startsWith("directory-client")) {
+      return observed + "That is the directory client's own thread, with no Vert.x context at all: the directory "
+          + "completes its CompletionStage there, and a Vert.x future that belongs to no context "
+          + "(Future.fromCompletionStage(stage) without a context, or a Promise.promise() completed from the "
+          + "stage's callback) runs its callbacks on whichever thread completed it. " + why + "Make the lookups "
+          + "deliver on the verticle's context: Future.fromCompletionStage(stage, context), or hop back with "
+          + "context.runOnContext(...) before touching the log.";
+    }
+    if (access.thread().contains("worker")) {
+      return observed + "That is a worker thread: code inside executeBlocking, or on a worker pool, runs there, "
+          + "while a verticle's handlers run on its event loop. " + why + "Keep the call in the handler, or in the "
+          + "onSuccess/onComplete that follows executeBlocking: those run back on the event loop.";
+    }
+    if (access.onEventLoop()) {
+      return observed + "That is another event loop: the verticle's handlers always run on its own one, the same "
+          + "thread each time. " + why + "Touch the log only from the verticle's own handlers and callbacks.";
+    }
+    return observed + "That thread is not the verticle's: " + why + "Touch the log only from the verticle's own "
+        + "handlers and the callbacks of futures that belong to its context.";
+  }
+
+  /** Every access of {@code methods} that did not run on the loop thread, described; empty when all did. */
+  List<String> offTheLoop(Set<String> methods) {
+    String loop = loopThread();
+    return accesses(methods).stream().filter(access -> !access.thread().equals(loop))
+        .map(access -> wrongThread(access, loop)).collect(Collectors.toList());
+  }
+
+  /** Undeploys the verticle, if it is still deployed, and stops the directory's client thread. */
+  @Override
+  public void close() {
+    try {
+      if (vertx.deploymentIDs().contains(deploymentId())) {
+        Await.outcome(vertx.undeploy(deploymentId()), WAIT, "The dashboard did not undeploy.");
+      }
+    } finally {
+      directory.close();
+    }
+  }
+
+  /**
+   * Waits up to {@code millis} until the directory has had {@code n} calls in all, or {@code stop} says to stop
+   * waiting. Two gated dependencies and an HTTP answer cannot be awaited as one: this waits for a profile call in
+   * slices of 10 ms and looks at the others between slices. It never waits for the slice itself: the wait ends as
+   * soon as the awaited call has come.
+   */
+  private boolean callsReach(int n, long millis, BooleanSupplier stop) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (directory.calls() < n) {
+      if (stop.getAsBoolean()) {
+        return false;
+      }
+      long left = (deadline - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        return false;
+      }
+      directory.profiles.arrivesWithin(directory.profiles.calls() + 1, Math.min(10, left));
+    }
+    return true;
+  }
+}
