@@ -4,9 +4,11 @@ import io.looplab.eventloop.GatedDirectory.Lookup;
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedService;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -39,6 +41,13 @@ final class DashboardScene implements AutoCloseable {
    * ever waits this out; the margin is wide because a loaded machine can pause any thread for a while.
    */
   static final long NOT_CALLED_MILLIS = 1_000;
+
+  /**
+   * How long the test waits for an answer once it has answered every lookup the code made and the code has then gone
+   * quiet for {@link #NOT_CALLED_MILLIS}: a correct dashboard answers within microseconds of its last lookup, so this
+   * is all margin, for a loaded machine.
+   */
+  static final Duration AFTER_THE_LAST_LOOKUP = Duration.ofSeconds(2);
 
   final GatedDirectory directory = new GatedDirectory();
   final VisitLog visits = new VisitLog();
@@ -115,15 +124,15 @@ final class DashboardScene implements AutoCloseable {
     return released.isEmpty() ? "none" : String.join(", ", released);
   }
 
-  /** The response to a request, waited for within {@link #WAIT}. */
+  /** The response to a request, once {@link #drive} has returned: waited for within {@link #AFTER_THE_LAST_LOOKUP}. */
   HttpResponse<Buffer> responseTo(Future<HttpResponse<Buffer>> answer, String ifLate) {
-    return Await.result(answer, WAIT, ifLate);
+    return Await.result(answer, AFTER_THE_LAST_LOOKUP, ifLate);
   }
 
   /** Asserts that {@code response} is {@code user}'s dashboard: 200, and the profile and orders of that user. */
   void assertDashboard(Future<HttpResponse<Buffer>> answer, String user) {
     HttpResponse<Buffer> response = responseTo(answer, user + "'s dashboard did not answer within "
-        + Await.inWords(WAIT) + " after the test had answered every lookup it made (" + releasedSoFar() + ").");
+        + Await.inWords(AFTER_THE_LAST_LOOKUP) + " after the test had answered every lookup it made (" + releasedSoFar() + ").");
     JsonObject expected = Users.dashboardOf(user);
     require(response.statusCode() == 200, user + "'s dashboard should answer 200 with " + expected.encode()
         + ", but it answered " + response.statusCode() + ": " + response.bodyAsString() + " (the test answered: "
@@ -175,17 +184,44 @@ final class DashboardScene implements AutoCloseable {
     }
     if (access.onEventLoop()) {
       return observed + "That is another event loop: the verticle's handlers always run on its own one, the same "
-          + "thread each time. " + why + "Touch the log only from the verticle's own handlers and callbacks.";
+          + "thread each time, but vertx.runOnContext(...) or vertx.getOrCreateContext() called from a thread that "
+          + "is not Vert.x's (the directory client's) makes a new context on whichever event loop comes next. " + why
+          + "Hand the answer back to the verticle's own context: context.runOnContext(...) with the verticle's "
+          + "context field, or Future.fromCompletionStage(stage, context).";
     }
     return observed + "That thread is not the verticle's: " + why + "Touch the log only from the verticle's own "
         + "handlers and the callbacks of futures that belong to its context.";
   }
 
-  /** Every access of {@code methods} that did not run on the loop thread, described; empty when all did. */
+  /**
+   * Every access of {@code methods} that did not run on the verticle's event loop, described; empty when all did. On
+   * the loop means on the thread of the request handlers and on the context they ran on (Vert.x gives each HTTP
+   * request a duplicate of the verticle's context: the context compared is the one it duplicates).
+   */
   List<String> offTheLoop(Set<String> methods) {
     String loop = loopThread();
-    return accesses(methods).stream().filter(access -> !access.thread().equals(loop))
-        .map(access -> wrongThread(access, loop)).collect(Collectors.toList());
+    Context verticle = accesses(Set.of("opened")).stream().filter(VisitLog.Access::onEventLoop)
+        .map(access -> rootOf(access.context())).findFirst().orElse(null);
+    return accesses(methods).stream()
+        .filter(access -> !access.thread().equals(loop) || rootOf(access.context()) != verticle)
+        .map(access -> access.thread().equals(loop) ? otherContext(access, loop) : wrongThread(access, loop))
+        .collect(Collectors.toList());
+  }
+
+  /** The context a request's duplicated context was made from; the context itself when it is no duplicate. */
+  static Context rootOf(Context context) {
+    return context == null ? null : ((ContextInternal) context).unwrap();
+  }
+
+  private static String otherContext(VisitLog.Access access, String loop) {
+    return "VisitLog." + access.method() + "(\"" + access.user() + "\") ran on the right thread, " + loop
+        + CallSite.of(access.stack()).map(site -> " (called from " + site + ")").orElse("") + ", but on "
+        + (access.context() == null ? "no Vert.x context" : "another Vert.x context than the verticle's") + ". "
+        + "vertx.runOnContext(...) or vertx.getOrCreateContext() called from a thread that is not Vert.x's (the "
+        + "directory client's) makes a new context of its own, on whichever event loop comes next: here it happened "
+        + "to be the verticle's thread, next time it is another one. Hand the answer back to the verticle's own "
+        + "context: context.runOnContext(...) with the verticle's context field, or "
+        + "Future.fromCompletionStage(stage, context).";
   }
 
   /** Undeploys the verticle, if it is still deployed, and stops the directory's client thread. */

@@ -57,7 +57,7 @@ class FailureAndShutdownTest {
             Future<HttpResponse<Buffer>> answer = scene.ask("ada");
             scene.drive(LookupsOverlapTest.priority(ADA, order), Set.of(failing), List.of(answer));
             HttpResponse<Buffer> response = scene.responseTo(answer, "ada's dashboard got no answer within "
-                + Await.inWords(DashboardScene.WAIT) + " after " + failing + " failed with \"" + reason + "\" (the "
+                + Await.inWords(DashboardScene.AFTER_THE_LAST_LOOKUP) + " after " + failing + " failed with \"" + reason + "\" (the "
                 + "test answered: " + scene.releasedSoFar() + "). The failure was lost on its way to the caller, "
                 + "who now waits until their own timeout. Handle the failure as well as the success (onComplete, "
                 + "or onFailure next to onSuccess), and answer 502 with the error's message.");

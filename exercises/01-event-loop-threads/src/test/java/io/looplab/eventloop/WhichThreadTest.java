@@ -7,7 +7,6 @@ import io.looplab.grader.testkit.WarmUp;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.junit5.Timeout;
@@ -62,8 +61,8 @@ class WhichThreadTest {
       require(wrong.isEmpty(), wrong.isEmpty() ? "" : wrong.get(0));
       // Vert.x runs each HTTP request on a duplicate of the verticle's context (one per request, for its local
       // data): what must be one and the same is the context they duplicate.
-      Set<Context> contexts = opened.stream().map(access -> access.context() == null ? null
-          : (Context) ((ContextInternal) access.context()).unwrap()).collect(Collectors.toSet());
+      Set<Context> contexts = opened.stream().map(access -> DashboardScene.rootOf(access.context()))
+          .collect(Collectors.toSet());
       require(contexts.size() == 1 && !contexts.contains(null) && contexts.iterator().next().isEventLoopContext(),
           "The " + users.size() + " requests were handled on " + contexts.size() + " different Vert.x contexts, "
               + "all on " + scene.loopThread() + ". A verticle's handlers run on its own context, one for the whole "
@@ -83,7 +82,7 @@ class WhichThreadTest {
       scene.assertDashboard(ada, "ada");
       Future<HttpResponse<Buffer>> bob = scene.ask("bob");
       scene.drive(List.of(), Set.of("bob's profile lookup"), List.of(bob));
-      scene.responseTo(bob, "bob's dashboard did not answer within " + DashboardScene.WAIT.toSeconds() + " s after "
+      scene.responseTo(bob, "bob's dashboard did not answer within " + DashboardScene.AFTER_THE_LAST_LOOKUP.toSeconds() + " s after "
           + "his profile lookup failed (the test answered: " + scene.releasedSoFar() + "). Answer every request, "
           + "a failed one too.");
 
