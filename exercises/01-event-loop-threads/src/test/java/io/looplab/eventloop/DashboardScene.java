@@ -4,11 +4,13 @@ import io.looplab.eventloop.GatedDirectory.Lookup;
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedService;
+import io.looplab.grader.testkit.OnContext;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -54,11 +56,17 @@ final class DashboardScene implements AutoCloseable {
   private final Vertx vertx;
   private final DeployedService service;
   private final List<String> released = new ArrayList<>();
+  /** The context Vert.x gave the verticle when it deployed it, and that context's event-loop thread. */
+  private final Context verticleContext;
+  private final String loopThread;
 
   DashboardScene(Vertx vertx) {
     this.vertx = vertx;
     this.service = DeployedService.deploy(vertx, new DashboardVerticle(directory, visits), DashboardVerticle::port,
         WAIT);
+    this.verticleContext = ((VertxInternal) vertx).deploymentManager().deployment(service.deploymentId())
+        .deployment().contexts().iterator().next();
+    this.loopThread = OnContext.call(verticleContext, () -> Thread.currentThread().getName(), WAIT);
   }
 
   String deploymentId() {
@@ -155,10 +163,14 @@ final class DashboardScene implements AutoCloseable {
     return visits.accesses().stream().filter(access -> methods.contains(access.method())).toList();
   }
 
-  /** The thread the request handlers ran on: that of the first call to opened(), which must be an event loop. */
+  /** The verticle's event-loop thread: the thread of the context Vert.x deployed it on. */
   String loopThread() {
-    return accesses(Set.of("opened")).stream().filter(VisitLog.Access::onEventLoop).map(VisitLog.Access::thread)
-        .findFirst().orElse("(none: no request handler touched the log on an event loop)");
+    return loopThread;
+  }
+
+  /** The context Vert.x deployed the verticle on. */
+  Context verticleContext() {
+    return verticleContext;
   }
 
   /** What was wrong with the thread of {@code access}, with the advice for that kind of thread. */
@@ -166,7 +178,7 @@ final class DashboardScene implements AutoCloseable {
     String call = "VisitLog." + access.method() + "(\"" + access.user() + "\")";
     String where = CallSite.of(access.stack()).map(site -> ", called from " + site).orElse("");
     String observed = call + " ran on " + access.thread() + where + ", not on the verticle's event loop " + loop
-        + " (where its request handler ran). ";
+        + ". ";
     String why = "The log's counters are plain ints owned by that event loop: touched from another thread, a call "
         + "can overlap the loop's own calls, and an update is lost. ";
     if (access.thread().startsWith("directory-client")) {
@@ -195,13 +207,12 @@ final class DashboardScene implements AutoCloseable {
 
   /**
    * Every access of {@code methods} that did not run on the verticle's event loop, described; empty when all did. On
-   * the loop means on the thread of the request handlers and on the context they ran on (Vert.x gives each HTTP
-   * request a duplicate of the verticle's context: the context compared is the one it duplicates).
+   * the loop means on the thread of the context Vert.x deployed the verticle on, and on that context (Vert.x gives
+   * each HTTP request a duplicate of the verticle's context: the context compared is the one it duplicates).
    */
   List<String> offTheLoop(Set<String> methods) {
-    String loop = loopThread();
-    Context verticle = accesses(Set.of("opened")).stream().filter(VisitLog.Access::onEventLoop)
-        .map(access -> rootOf(access.context())).findFirst().orElse(null);
+    String loop = loopThread;
+    Context verticle = verticleContext;
     return accesses(methods).stream()
         .filter(access -> !access.thread().equals(loop) || rootOf(access.context()) != verticle)
         .map(access -> access.thread().equals(loop) ? otherContext(access, loop) : wrongThread(access, loop))
