@@ -6,12 +6,18 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.time.Duration;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -54,6 +60,17 @@ final class GatedDirectory implements UserDirectory {
 
   int calls() {
     return profiles.calls() + orders.calls();
+  }
+
+  /** Waits until the client thread has run every answer handed to it so far. */
+  void finishWhatIsRunning(Duration within) {
+    try {
+      client.submit(() -> { }).get(within.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      // the thread is stopped, or busy in the learner's callback: the evidence is what it is
+    }
   }
 
   /** Stops the client thread; it is the test's, so no shutdown check ever counts it. */
