@@ -44,7 +44,7 @@ final class DashboardScene implements AutoCloseable {
    * make it (yet). A correct dashboard starts both lookups in the same task, microseconds apart, so only a broken one
    * ever waits this out; the margin is wide because a loaded machine can pause any thread for a while.
    */
-  static final long NOT_CALLED_MILLIS = 1_000;
+  static final long NOT_CALLED_MILLIS = 2_000;
 
   /**
    * How long the test waits for an answer once it has answered every lookup the code made and the code has then gone
