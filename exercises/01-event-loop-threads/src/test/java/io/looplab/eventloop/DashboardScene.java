@@ -121,8 +121,8 @@ final class DashboardScene implements AutoCloseable {
       }));
       Lookup next = pending.get(0);
       released.add(next.label() + (failing.contains(next.label()) ? " (failed)" : ""));
-      require(released.size() - releasedBefore <= 2 * answers.size(), "The directory was asked " + directory.calls() + " times for "
-          + answers.size() + " dashboard(s). Ask for each user's profile and orders once per request.");
+      require(released.size() - releasedBefore <= 2 * answers.size(), "The directory was asked "
+          + directory.calls() + " times for " + answers.size() + " dashboard(s). Ask for each user's profile and orders once per request.");
       if (failing.contains(next.label())) {
         next.fail();
       } else {
@@ -144,7 +144,8 @@ final class DashboardScene implements AutoCloseable {
   /** Asserts that {@code response} is {@code user}'s dashboard: 200, and the profile and orders of that user. */
   void assertDashboard(Future<HttpResponse<Buffer>> answer, String user) {
     HttpResponse<Buffer> response = responseTo(answer, user + "'s dashboard did not answer within "
-        + Await.inWords(AFTER_THE_LAST_LOOKUP) + " after the test had answered every lookup it made (" + releasedSoFar() + ").");
+        + Await.inWords(AFTER_THE_LAST_LOOKUP) + " after the test had answered every lookup it made ("
+        + releasedSoFar() + ").");
     JsonObject expected = Users.dashboardOf(user);
     require(response.statusCode() == 200, user + "'s dashboard should answer 200 with " + expected.encode()
         + ", but it answered " + response.statusCode() + ": " + response.bodyAsString() + " (the test answered: "

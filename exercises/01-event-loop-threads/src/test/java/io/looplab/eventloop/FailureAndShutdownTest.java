@@ -45,11 +45,11 @@ class FailureAndShutdownTest {
   @TestFactory
   @Order(5)
   @Points(4)
-  @DisplayName("when the profile or the orders lookup fails, the dashboard answers an error with the reason (5xx), "
-      + "never a partial dashboard and never silence, in either release order")
+  @DisplayName("when the profile or the orders lookup fails (#1 profile, #2 orders), the dashboard answers an error "
+      + "with the reason (5xx), never a partial dashboard and never silence, in either release order")
   Stream<DynamicTest> aFailedLookupFailsTheAnswer(Vertx vertx) {
     return Stream.of("profile", "orders").flatMap(kind -> EveryOrder.permutations(2).stream().map(order ->
-        DynamicTest.dynamicTest("the " + kind + " lookup fails, release order " + (order[0] + 1) + " then "
+        DynamicTest.dynamicTest("the " + kind + " lookup fails, release order #" + (order[0] + 1) + " then #"
             + (order[1] + 1), () -> {
           String failing = "ada's " + kind + " lookup";
           String reason = Users.outage(kind, "ada");
@@ -57,7 +57,8 @@ class FailureAndShutdownTest {
             Future<HttpResponse<Buffer>> answer = scene.ask("ada");
             scene.drive(LookupsOverlapTest.priority(ADA, order), Set.of(failing), List.of(answer));
             HttpResponse<Buffer> response = scene.responseTo(answer, "ada's dashboard got no answer within "
-                + Await.inWords(DashboardScene.AFTER_THE_LAST_LOOKUP) + " after " + failing + " failed with \"" + reason + "\" (the "
+                + Await.inWords(DashboardScene.AFTER_THE_LAST_LOOKUP) + " after " + failing + " failed with \""
+                + reason + "\" (the "
                 + "test answered: " + scene.releasedSoFar() + "). The failure was lost on its way to the caller, "
                 + "who now waits until their own timeout. Handle the failure as well as the success (onComplete, "
                 + "or onFailure next to onSuccess), and answer 502 with the error's message.");

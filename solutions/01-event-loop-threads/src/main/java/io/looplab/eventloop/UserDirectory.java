@@ -10,8 +10,8 @@ import java.util.concurrent.CompletionStage;
  * do not change it.
  *
  * <p>The client knows nothing about Vert.x. Each call returns at once; the answer arrives later and completes the
- * {@link CompletionStage} <b>on the client's own I/O thread</b>, not on a Vert.x thread. Whatever you chain on the stage
- * itself ({@code thenApply}, {@code whenComplete}) runs on that thread too.
+ * {@link CompletionStage} <b>on the client's own I/O thread</b>, not on a Vert.x thread. Whatever you chain on the
+ * stage itself ({@code thenApply}, {@code whenComplete}) runs on that thread too.
  */
 public interface UserDirectory {
 
