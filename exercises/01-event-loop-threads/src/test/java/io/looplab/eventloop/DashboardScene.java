@@ -122,7 +122,8 @@ final class DashboardScene implements AutoCloseable {
       Lookup next = pending.get(0);
       released.add(next.label() + (failing.contains(next.label()) ? " (failed)" : ""));
       require(released.size() - releasedBefore <= 2 * answers.size(), "The directory was asked "
-          + directory.calls() + " times for " + answers.size() + " dashboard(s). Ask for each user's profile and orders once per request.");
+          + directory.calls() + " times for " + answers.size() + " dashboard(s). Ask for each user's profile and "
+          + "orders once per request.");
       if (failing.contains(next.label())) {
         next.fail();
       } else {
