@@ -1,0 +1,128 @@
+package io.looplab.eventloop;
+
+import io.looplab.grader.sync.Gate;
+import io.looplab.grader.sync.GatedDependency;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The test's user directory. Every lookup waits until the test answers it (a {@link GatedDependency} per kind of
+ * lookup), and the answer then completes the stage on the directory's own client thread, as the real vendor client
+ * would: never on a Vert.x thread. So the learner's code sees the answer arrive on a foreign thread, and the test
+ * alone decides which lookup answers when.
+ */
+final class GatedDirectory implements UserDirectory {
+
+  private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+  final GatedDependency<String, JsonObject> profiles = new GatedDependency<>();
+  final GatedDependency<String, JsonArray> orders = new GatedDependency<>();
+  /** The client's I/O thread, where every answer is delivered. */
+  final String clientThread = "directory-client-" + CLIENTS.incrementAndGet();
+  private final ExecutorService client = Executors.newSingleThreadExecutor(task -> {
+    Thread thread = new Thread(task, clientThread);
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  @Override
+  public CompletionStage<JsonObject> profile(String user) {
+    return answeredOnTheClientThread(profiles.apply(user));
+  }
+
+  @Override
+  public CompletionStage<JsonArray> orders(String user) {
+    return answeredOnTheClientThread(orders.apply(user));
+  }
+
+  /** The pending lookups of both kinds, as labelled gates, in the order they were called within each kind. */
+  List<Lookup> pending() {
+    List<Lookup> pending = new ArrayList<>();
+    profiles.calledSoFar().stream().filter(Gate::isPending).forEach(g -> pending.add(Lookup.profile(g)));
+    orders.calledSoFar().stream().filter(Gate::isPending).forEach(g -> pending.add(Lookup.orders(g)));
+    return pending;
+  }
+
+  int calls() {
+    return profiles.calls() + orders.calls();
+  }
+
+  /** Waits until the client thread has run every answer handed to it so far. */
+  void finishWhatIsRunning(Duration within) {
+    try {
+      client.submit(() -> { }).get(within.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      // the thread is stopped, or busy in the learner's callback: the evidence is what it is
+    }
+  }
+
+  /** Stops the client thread; it is the test's, so no shutdown check ever counts it. */
+  void close() {
+    client.shutdownNow();
+  }
+
+  private <T> CompletionStage<T> answeredOnTheClientThread(Future<T> gated) {
+    CompletableFuture<T> answer = new CompletableFuture<>();
+    gated.onComplete(outcome -> client.execute(() -> {
+      if (outcome.succeeded()) {
+        answer.complete(outcome.result());
+      } else {
+        answer.completeExceptionally(outcome.cause());
+      }
+    }));
+    return answer;
+  }
+
+  /** One pending lookup: which kind, for whom, and its gate. */
+  record Lookup(String kind, String user, Gate<?> gate) {
+
+    static Lookup profile(Gate<JsonObject> gate) {
+      return new Lookup("profile", String.valueOf(gate.argument()), gate);
+    }
+
+    static Lookup orders(Gate<JsonArray> gate) {
+      return new Lookup("orders", String.valueOf(gate.argument()), gate);
+    }
+
+    /** "ada's profile lookup" */
+    String label() {
+      return user + "'s " + kind + " lookup";
+    }
+
+    /** Answers it with the user's data. */
+    @SuppressWarnings("unchecked")
+    void answer() {
+      if (kind.equals("profile")) {
+        ((Gate<JsonObject>) gate).open(Users.profileOf(user));
+      } else {
+        ((Gate<JsonArray>) gate).open(Users.ordersOf(user));
+      }
+    }
+
+    /** Fails it with the directory's error. */
+    void fail() {
+      gate.fail(new DirectoryDown(Users.outage(kind, user)));
+    }
+
+    String calledFrom() {
+      return gate.callSite().map(site -> " (called from " + site + ")").orElse("");
+    }
+  }
+}
