@@ -107,6 +107,24 @@ final class LabScene implements AfterEachCallback {
     return vertx.eventBus().request(address, new JsonObject().put("item", item), options);
   }
 
+  /** The answer to a request, or a failure that names what went wrong on the way, for a learner. */
+  static JsonObject answerOf(Future<Message<JsonObject>> request, String what) {
+    var outcome = Await.outcome(request, WAIT.plusSeconds(1), what + " got no answer within " + Await.inWords(WAIT)
+        + ".");
+    if (outcome.succeeded()) {
+      return outcome.result().body();
+    }
+    Throwable failure = outcome.cause();
+    String why = failure instanceof ReplyException reply ? switch (reply.failureType()) {
+      case NO_HANDLERS -> " Nothing consumes at that address: register a consumer there in the verticle's start().";
+      case TIMEOUT -> " Nobody answered: every request must get an answer, message.reply or message.fail.";
+      case RECIPIENT_FAILURE -> " (code " + reply.failureCode() + ") The recipient refused a request it should have "
+          + "answered.";
+      default -> "";
+    } : "";
+    throw new AssertionFailedError(what + " failed with " + failure + "." + why, failure);
+  }
+
   /** The ReplyException a request failed with; fails the test, saying what came instead, if it got an answer. */
   static ReplyException refusal(Future<Message<JsonObject>> request, String what, String expected) {
     Throwable failure = Await.failure(request, WAIT.plusSeconds(1), what + ": no answer at all within "

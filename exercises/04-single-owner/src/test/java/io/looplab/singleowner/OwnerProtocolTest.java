@@ -8,7 +8,6 @@ import io.looplab.grader.testkit.WarmUp;
 import io.looplab.legacy.LegacyCatalog;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
@@ -63,15 +62,14 @@ class OwnerProtocolTest {
   @DisplayName("reserve and count are answered over the event bus with the count left")
   void reserveAndCountAreAnswered(Vertx vertx) {
     deployOwner(vertx);
-    JsonObject reserved = Await.result(ask(vertx, STOCK, RESERVE, "apple"), WAIT.plusSeconds(1),
-        "A reserve request to " + STOCK + " got no answer: register a consumer there in StockOwner.start()").body();
+    JsonObject reserved = LabScene.answerOf(ask(vertx, STOCK, RESERVE, "apple"),
+        "A reserve of an apple at " + STOCK + ", with 2 in stock,");
     require(new JsonObject().put("item", "apple").put("left", 1).equals(reserved), "The stock held 2 apples; a "
         + "reserve of one at " + STOCK + " should answer {\"item\":\"apple\",\"left\":1}, but answered " + reserved
         + ".");
-    Message<JsonObject> counted = Await.result(ask(vertx, STOCK, COUNT, "apple"), WAIT.plusSeconds(1),
-        "A count request to " + STOCK + " got no answer.");
-    require(new JsonObject().put("item", "apple").put("left", 1).equals(counted.body()), "After one reserve of 2 "
-        + "apples, a count should answer {\"item\":\"apple\",\"left\":1}, but answered " + counted.body() + ".");
+    JsonObject counted = LabScene.answerOf(ask(vertx, STOCK, COUNT, "apple"), "A count of apples at " + STOCK);
+    require(new JsonObject().put("item", "apple").put("left", 1).equals(counted), "After one reserve of 2 "
+        + "apples, a count should answer {\"item\":\"apple\",\"left\":1}, but answered " + counted + ".");
   }
 
   @Test
@@ -81,7 +79,7 @@ class OwnerProtocolTest {
   void outOfStockFailsWithItsCode(Vertx vertx) {
     deployOwner(vertx);
     for (int i = 0; i < 2; i++) {
-      Await.result(ask(vertx, STOCK, RESERVE, "apple"), WAIT.plusSeconds(1), "A reserve request got no answer.");
+      LabScene.answerOf(ask(vertx, STOCK, RESERVE, "apple"), "Reserve number " + (i + 1) + " of 2 apples");
     }
     String expected = "With no apple left, the owner must refuse: message.fail(Protocol.OUT_OF_STOCK, reason), so that "
         + "the caller gets a ReplyException it can act on (the edge answers 409).";
@@ -91,8 +89,7 @@ class OwnerProtocolTest {
             + (refused.failureType() == ReplyFailure.TIMEOUT ? " (nobody answered: was the failure swallowed?)" : "")
             + ", message \"" + refused.getMessage() + "\", but it should fail with RECIPIENT_FAILURE and code "
             + OUT_OF_STOCK + " (Protocol.OUT_OF_STOCK). " + expected);
-    JsonObject counted = Await.result(ask(vertx, STOCK, COUNT, "apple"), WAIT.plusSeconds(1),
-        "A count request got no answer.").body();
+    JsonObject counted = LabScene.answerOf(ask(vertx, STOCK, COUNT, "apple"), "A count after the refused reserve");
     require(Integer.valueOf(0).equals(counted.getInteger("left")), "After the refused reserve, the count should "
         + "still be 0 apples left, but it answered " + counted + ": a refused request must change nothing.");
   }
