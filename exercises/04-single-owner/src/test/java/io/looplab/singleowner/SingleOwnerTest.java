@@ -126,7 +126,7 @@ class SingleOwnerTest {
       }
     }
     require(others.isEmpty(), "Each reserve should answer 200 or 409 (out of stock), but " + others.size() + " of 20 "
-        + "answered otherwise, such as: " + others.get(0));
+        + "answered otherwise, such as: " + (others.isEmpty() ? "" : others.get(0)));
     Set<Integer> distinct = new TreeSet<>(lefts);
     require(lefts.size() == 12 && refused == 8 && distinct.equals(new TreeSet<>(IntStream.range(0, 12).boxed().toList())),
         "20 reserves raced for 12 apples through " + EDGE_INSTANCES + " edge instances: " + lefts.size()
