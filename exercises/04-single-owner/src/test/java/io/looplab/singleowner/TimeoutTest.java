@@ -51,6 +51,12 @@ class TimeoutTest {
   /** The edge's timeout in this class: short, so that a 30 s default can never pass for it. */
   private static final long SHORT_TIMEOUT_MS = 300;
 
+  /**
+   * How late after its timeout a 503 may come: 1.5 s, thirty times the guard's stall rule, room for a loaded
+   * machine, and still less than the edge's own default of 2 s, so an edge that ignores timeout.ms is seen.
+   */
+  private static final long LATE_MS = 1_500;
+
   @RegisterExtension
   final LabScene scene = new LabScene();
 
@@ -60,16 +66,22 @@ class TimeoutTest {
   }
 
   /** Checks a 503 with a reason, then that no reply handler or timer outlived it. */
-  private void assertTimedOut(Vertx vertx, Future<HttpResponse<Buffer>> request, String what) {
+  private void assertTimedOut(Vertx vertx, Future<HttpResponse<Buffer>> request, long sentAt, String what) {
     HttpResponse<Buffer> answer = Await.result(request, WAIT, what + " got no answer within " + Await.inWords(WAIT)
         + ", although the edge's timeout.ms was " + SHORT_TIMEOUT_MS + ". Vert.x waits 30 s for a reply unless "
         + "told otherwise: give the request its timeout, new DeliveryOptions().setSendTimeout(timeout.ms), and "
         + "answer the TIMEOUT failure with a 503.");
+    long tookMs = (System.nanoTime() - sentAt) / 1_000_000;
     String body = bodyOf(answer);
     require(answer.statusCode() == 503, what + " should answer 503 (service unavailable) after " + SHORT_TIMEOUT_MS
         + " ms without an answer, but answered " + answer.statusCode() + " " + body + ".");
     require(!body.isBlank() && !body.trim().equalsIgnoreCase("Service Unavailable"), what + " answered 503, but its "
         + "body gives no reason: \"" + body + "\". Say what did not answer, and within how long.");
+    require(tookMs >= SHORT_TIMEOUT_MS * 4 / 5, what + " answered 503 after " + tookMs + " ms, before its timeout of "
+        + SHORT_TIMEOUT_MS + " ms had passed: wait for the answer until timeout.ms, not less.");
+    require(tookMs <= SHORT_TIMEOUT_MS + LATE_MS, what + " answered 503 after " + tookMs + " ms, although the "
+        + "config's timeout.ms was " + SHORT_TIMEOUT_MS + ". Take the timeout from config().getLong(\"timeout.ms\", "
+        + "...) and put it on the request: the caller, not your default, decides how long it can wait.");
     List<String> left = new ArrayList<>(ReplyHandlers.pending(vertx));
     left.addAll(PendingTimers.of(vertx));
     require(left.isEmpty(), what + " answered 503, but left behind: " + left + ". A caller that gave up must not "
@@ -89,8 +101,9 @@ class TimeoutTest {
     DeployedService edge = scene.deploy(vertx, new HttpEdge(), new DeploymentOptions()
         .setConfig(LabScene.config(SHORT_TIMEOUT_MS, new JsonObject())), "HttpEdge");
 
+    long sentAt = System.nanoTime();
     Future<HttpResponse<Buffer>> counted = edge.get("/stock/apple");
-    assertTimedOut(vertx, counted, "GET /stock/apple, with an owner that never answers,");
+    assertTimedOut(vertx, counted, sentAt, "GET /stock/apple, with an owner that never answers,");
     require(!taken.isEmpty(), "GET /stock/apple answered 503, but the owner never received a request: the edge "
         + "must ask the owner over the event bus at " + Protocol.STOCK + ".");
   }
@@ -101,13 +114,14 @@ class TimeoutTest {
   @DisplayName("when the legacy catalog hangs, the caller gets a 503 with a reason within the timeout")
   void hangingCatalogMeansA503(Vertx vertx) {
     DeployedService app = scene.deployApp(vertx, LabScene.config(SHORT_TIMEOUT_MS, new JsonObject()));
+    long sentAt = System.nanoTime();
     Future<HttpResponse<Buffer>> pear = app.get("/catalog/pear");
     if (!scene.catalog.awaitCalls(1, WAIT)) {
       throw new AssertionFailedError("No lookup reached the legacy catalog within " + Await.inWords(WAIT)
           + " of GET /catalog/pear.");
     }
     // The test never answers this lookup (until the test is over): the old server hangs.
-    assertTimedOut(vertx, pear, "GET /catalog/pear, with a legacy catalog that hangs,");
+    assertTimedOut(vertx, pear, sentAt, "GET /catalog/pear, with a legacy catalog that hangs,");
   }
 
   @Test
