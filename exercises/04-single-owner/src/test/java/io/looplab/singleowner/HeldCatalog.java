@@ -1,5 +1,6 @@
 package io.looplab.singleowner;
 
+import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.Signal;
 import io.looplab.legacy.CatalogBackend;
 import io.vertx.core.Context;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The old catalog server, played by the test: every lookup blocks the thread that makes it until the test answers or
- * fails it. It notes which thread made each call, and whether that thread was an event loop.
+ * fails it. It notes which thread made each call, whether that thread was an event loop, and the learner's line that
+ * called the legacy client.
  */
 final class HeldCatalog implements CatalogBackend {
 
@@ -23,7 +25,7 @@ final class HeldCatalog implements CatalogBackend {
   private static final long GIVE_UP_SECONDS = 30;
 
   /** One lookup: the item asked for, the thread that asked, and the answer the test gives. */
-  record Call(String item, String thread, boolean onEventLoop, CompletableFuture<String> answer) {
+  record Call(String item, String thread, boolean onEventLoop, String callSite, CompletableFuture<String> answer) {
   }
 
   private final List<Call> calls = new ArrayList<>();
@@ -36,7 +38,8 @@ final class HeldCatalog implements CatalogBackend {
 
   @Override
   public String lookUp(String item) throws IOException {
-    Call call = new Call(item, Thread.currentThread().getName(), Context.isOnEventLoopThread(), new CompletableFuture<>());
+    Call call = new Call(item, Thread.currentThread().getName(), Context.isOnEventLoopThread(),
+        CallSite.ofCurrentCallAndCallee().orElse("LegacyCatalog.describe"), new CompletableFuture<>());
     synchronized (calls) {
       calls.add(call);
     }

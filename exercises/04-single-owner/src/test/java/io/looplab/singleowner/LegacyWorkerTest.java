@@ -81,8 +81,9 @@ class LegacyWorkerTest {
     Future<HttpResponse<Buffer>> pear = app.get("/catalog/pear");
     awaitLookups(1, "GET /catalog/pear");
     HeldCatalog.Call call = catalog.calls().get(0);
-    require(!call.onEventLoop(), "The legacy lookup ran on the event loop " + call.thread() + ": it blocks that loop "
-        + "until the old server answers. Deploy CatalogWorker as a worker verticle (ThreadingModel.WORKER).");
+    require(!call.onEventLoop(), "The legacy lookup, " + call.callSite() + ", ran on the event loop " + call.thread()
+        + ", and that loop waits with it: so does every request it serves. "
+        + "Deploy CatalogWorker as a worker verticle (ThreadingModel.WORKER), or run the call with executeBlocking.");
     require(!scene.senders().isEmpty(), "The legacy lookup ran, on " + call.thread() + ", but no message was sent "
         + "to " + CATALOG + ": the edge must ask the catalog worker over the event bus (request-reply), not call the "
         + "legacy client itself. The client is not thread-safe; only its one worker may use it.");
