@@ -3,7 +3,6 @@ package io.looplab.singleowner;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
 import io.looplab.grader.guard.GivenCode;
-import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.WarmUp;
 import io.looplab.legacy.LegacyCatalog;
 import io.vertx.core.DeploymentOptions;
