@@ -1,0 +1,82 @@
+package io.looplab.singleowner;
+
+import io.looplab.grader.sync.CallSite;
+import io.looplab.grader.sync.Signal;
+import io.looplab.legacy.CatalogBackend;
+import io.vertx.core.Context;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The old catalog server, played by the test: every lookup blocks the thread that makes it until the test answers or
+ * fails it. It notes which thread made each call, whether that thread was an event loop, and the learner's line that
+ * called the legacy client.
+ */
+final class HeldCatalog implements CatalogBackend {
+
+  /** A lookup the test has not answered yet; it gives up on its own after this long (only a broken run gets there). */
+  private static final long GIVE_UP_SECONDS = 30;
+
+  /** One lookup: the item asked for, the thread that asked, and the answer the test gives. */
+  record Call(String item, String thread, boolean onEventLoop, String callSite, CompletableFuture<String> answer) {
+  }
+
+  private final List<Call> calls = new ArrayList<>();
+  private final Signal called = new Signal();
+
+  /** How the test describes an item: what a released lookup answers. */
+  static String descriptionOf(String item) {
+    return "a fine " + item + " from the old catalog";
+  }
+
+  @Override
+  public String lookUp(String item) throws IOException {
+    Call call = new Call(item, Thread.currentThread().getName(), Context.isOnEventLoopThread(),
+        CallSite.ofCurrentCallAndCallee().orElse("LegacyCatalog.describe"), new CompletableFuture<>());
+    synchronized (calls) {
+      calls.add(call);
+    }
+    called.fire();
+    try {
+      return call.answer.get(GIVE_UP_SECONDS, TimeUnit.SECONDS); // blocks, as the real client does
+    } catch (ExecutionException e) {
+      throw (IOException) e.getCause();
+    } catch (TimeoutException | InterruptedException e) {
+      throw new IOException("the test never answered this lookup", e);
+    }
+  }
+
+  /** Waits until {@code count} lookups have been made; true if they were in time. */
+  boolean awaitCalls(int count, Duration within) {
+    return called.await(() -> calls().size() >= count, within.toMillis());
+  }
+
+  List<Call> calls() {
+    synchronized (calls) {
+      return List.copyOf(calls);
+    }
+  }
+
+  /** Answers lookup number {@code index} (from 0) with the item's description. */
+  void answer(int index) {
+    Call call = calls().get(index);
+    call.answer.complete(descriptionOf(call.item));
+  }
+
+  /** Fails lookup number {@code index} (from 0) as the server would: with an IOException saying {@code reason}. */
+  void fail(int index, String reason) {
+    calls().get(index).answer.completeExceptionally(new IOException(reason));
+  }
+
+  /** Answers every lookup still waiting, so that no worker thread stays parked after a test. */
+  void answerAll() {
+    calls().forEach(call -> call.answer.complete(descriptionOf(call.item)));
+  }
+}
