@@ -2,10 +2,15 @@ package io.looplab.singleowner;
 
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.Signal;
+import io.looplab.grader.testkit.Await;
 import io.looplab.legacy.CatalogBackend;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.ext.web.client.HttpResponse;
+import org.opentest4j.AssertionFailedError;
 
 import java.io.IOException;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,9 +58,25 @@ final class HeldCatalog implements CatalogBackend {
     }
   }
 
-  /** Waits until {@code count} lookups have been made; true if they were in time. */
-  boolean awaitCalls(int count, Duration within) {
-    return called.await(() -> calls().size() >= count, within.toMillis());
+  /**
+   * Waits until {@code request} has made {@code count} lookups, and fails with what was observed if it has not
+   * within {@code within}, or if it was answered without them (then they will never come: no need to wait more).
+   */
+  void requireLookups(int count, Future<?> request, String after, Duration within) {
+    request.onComplete(done -> called.fire());
+    called.await(() -> calls().size() >= count || request.isComplete(), within.toMillis());
+    if (calls().size() < count) {
+      String when = !request.isComplete() ? "within " + Await.inWords(within) + " of " + after
+          : "before " + after + " was answered (" + (request.succeeded() ? answerOf(request.result())
+              : "failed: " + request.cause()) + ")";
+      throw new AssertionFailedError("No lookup reached the legacy catalog " + when + ". The catalog worker must "
+          + "call LegacyCatalog.describe for each " + Protocol.DESCRIBE + " request at " + Protocol.CATALOG + ".");
+    }
+  }
+
+  private static String answerOf(Object answer) {
+    return answer instanceof HttpResponse<?> http ? http.statusCode() + " " + http.bodyAsString()
+        : String.valueOf(answer);
   }
 
   List<Call> calls() {

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.opentest4j.AssertionFailedError;
 
 import java.util.concurrent.TimeUnit;
 
@@ -63,12 +62,8 @@ class LegacyWorkerTest {
     return scene.deployApp(vertx, LabScene.config(EASY_TIMEOUT_MS, new JsonObject().put("apple", 3)));
   }
 
-  private void awaitLookups(int count, String after) {
-    if (!catalog.awaitCalls(count, WAIT)) {
-      throw new AssertionFailedError("No lookup reached the legacy catalog within " + Await.inWords(WAIT) + " of "
-          + after + ". The catalog worker must call LegacyCatalog.describe for each " + Protocol.DESCRIBE
-          + " request at " + CATALOG + ".");
-    }
+  private void awaitLookups(int count, String after, Future<?> request) {
+    catalog.requireLookups(count, request, after, WAIT);
   }
 
   @Test
@@ -79,7 +74,7 @@ class LegacyWorkerTest {
     scene.recordSendersTo(vertx, CATALOG);
     DeployedService app = deployApp(vertx);
     Future<HttpResponse<Buffer>> pear = app.get("/catalog/pear");
-    awaitLookups(1, "GET /catalog/pear");
+    awaitLookups(1, "GET /catalog/pear", pear);
     HeldCatalog.Call call = catalog.calls().get(0);
     require(!call.onEventLoop(), "The legacy lookup, " + call.callSite() + ", ran on the event loop " + call.thread()
         + ", and that loop waits with it: so does every request it serves. "
@@ -111,7 +106,7 @@ class LegacyWorkerTest {
   void legacyFailureTravelsWithItsCode(Vertx vertx) {
     deployApp(vertx);
     var asked = ask(vertx, CATALOG, DESCRIBE, "plum");
-    awaitLookups(1, "a " + DESCRIBE + " request to " + CATALOG);
+    awaitLookups(1, "a " + DESCRIBE + " request to " + CATALOG, asked);
     String reason = "catalog disk unreadable";
     catalog.fail(0, reason);
     String expected = "Catch the LegacyCatalogException and answer message.fail(Protocol.LEGACY_FAILED, its "
@@ -131,7 +126,7 @@ class LegacyWorkerTest {
   void legacyFailureIsA502(Vertx vertx) {
     DeployedService app = deployApp(vertx);
     Future<HttpResponse<Buffer>> plum = app.get("/catalog/plum");
-    awaitLookups(1, "GET /catalog/plum");
+    awaitLookups(1, "GET /catalog/plum", plum);
     String reason = "catalog disk unreadable";
     catalog.fail(0, reason);
     HttpResponse<Buffer> answer = Await.result(plum, WAIT, "The legacy catalog failed the lookup for plum, and GET "

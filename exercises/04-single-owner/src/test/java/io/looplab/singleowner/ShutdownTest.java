@@ -19,7 +19,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.opentest4j.AssertionFailedError;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,10 +54,7 @@ class ShutdownTest {
     DeployedService app = scene.deployApp(vertx, LabScene.config(EASY_TIMEOUT_MS, new JsonObject().put("apple", 3)));
     // Use every route first, so that whatever the verticles create lazily exists too.
     Future<HttpResponse<Buffer>> pear = app.get("/catalog/pear");
-    if (!scene.catalog.awaitCalls(1, WAIT)) {
-      throw new AssertionFailedError("No lookup reached the legacy catalog within " + Await.inWords(WAIT)
-          + " of GET /catalog/pear.");
-    }
+    scene.catalog.requireLookups(1, pear, "GET /catalog/pear", WAIT);
     scene.catalog.answer(0);
     for (Future<HttpResponse<Buffer>> request : List.of(pear, app.post("/stock/apple/reserve"), app.get("/stock/apple"))) {
       HttpResponse<Buffer> answer = Await.result(request, WAIT, "A request before the undeploy did not answer within "
