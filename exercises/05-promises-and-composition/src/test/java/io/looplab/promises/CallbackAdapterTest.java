@@ -167,11 +167,13 @@ class CallbackAdapterTest {
     scene.assertNothingThrownBack("the client called back from its own thread");
     require(outcome.equals(Outcome.of(ACME)), call.what + " answered " + outcome + " where the client called back "
         + "with " + ACME + ".");
-    require(loop.equals(call.thread()), "The caller's continuation of " + call.what + " ran on the thread "
-        + call.thread() + ", not on the verticle's event loop " + loop + ". The client called back on its own thread, "
+    require(call.context() == scene.context, "The caller's continuation of " + call.what + " ran on the thread "
+        + call.thread() + (loop.equals(call.thread()) ? " (in another Vert.x context than the verticle's)" : "")
+        + ", not on the verticle's event loop " + loop + ". The client called back on its own thread, "
         + "and a promise completed there runs its listeners there: everything the caller chains would leave the "
-        + "event loop and touch the verticle's state from another thread. Hop back first: "
-        + "context.runOnContext(v -> promise.tryComplete(quote)).");
+        + "event loop and touch the verticle's state from another thread. Hop back onto the verticle's own context "
+        + "first: context.runOnContext(v -> promise.tryComplete(quote)), with the context the verticle was given "
+        + "(vertx.runOnContext from the client's thread makes a new context instead).");
     if (twice) {
       int ignored = scene.ignoredCallbacks();
       require(ignored == 1, "ignoredCallbacks() is " + ignored + " after a quote then an error, each from a thread "

@@ -140,6 +140,7 @@ final class QuoteScene {
     final String what;
     private final Promise<Outcome<Object>> done = Promise.promise();
     private volatile String thread;
+    private volatile Context context;
 
     private final FakeQuoteClient client;
 
@@ -151,6 +152,7 @@ final class QuoteScene {
     @SuppressWarnings("unchecked")
     private void complete(Outcome<?> outcome) {
       thread = Thread.currentThread().getName();
+      context = Vertx.currentContext();
       done.tryComplete((Outcome<Object>) outcome);
       client.wake();
     }
@@ -173,6 +175,11 @@ final class QuoteScene {
     Outcome<Object> outcome(String after, Duration within) {
       return Await.result(done.future(), within, what + " did not answer within " + Await.inWords(within) + " after "
           + after + ". Every path must complete the future it returned: a quote, an error, a throw.");
+    }
+
+    /** The context the caller's continuation ran on (null: none, a plain thread). */
+    Context context() {
+      return context;
     }
 
     /** The thread the caller's continuation ran on. */

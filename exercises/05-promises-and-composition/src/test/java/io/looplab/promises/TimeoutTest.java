@@ -64,7 +64,7 @@ class TimeoutTest {
         + "client never called back. Fail it with a java.util.concurrent.TimeoutException once the timeout passes "
         + "(vertx.setTimer, or the future's own timeout()), so that its caller is not kept waiting for ever.");
     String loop = scene.loopThread();
-    require(loop.equals(call.thread()), "The timeout's failure reached the caller of " + call.what + " on the "
+    require(call.context() == scene.context, "The timeout's failure reached the caller of " + call.what + " on the "
         + "thread " + call.thread() + ", not on the verticle's event loop " + loop + ". Whatever fails the fetch must "
         + "do so on the loop: a timer of the verticle's (vertx.setTimer) runs there; a plain Promise's own timeout() "
         + "runs on a Netty thread of its own, and so would the caller's continuation.");
