@@ -2,7 +2,6 @@ package io.looplab.promises;
 
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.Signal;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import org.opentest4j.AssertionFailedError;
 
@@ -102,10 +101,5 @@ final class FakeQuoteClient implements LegacyQuoteClient {
       thrownBack.add(what + " threw " + thrown + CallSite.of(thrown.getStackTrace()).map(at -> " in " + at)
           .orElse(""));
     }
-  }
-
-  /** The context the service called from, or null. */
-  static Context contextOf(FeedRequest request) {
-    return request.context;
   }
 }
