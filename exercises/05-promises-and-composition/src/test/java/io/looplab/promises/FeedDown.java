@@ -1,0 +1,19 @@
+package io.looplab.promises;
+
+/** The error the test's feeds fail with; each one is a new object, so a test can tell whose error reached it. */
+final class FeedDown extends RuntimeException {
+
+  FeedDown(String message) {
+    super(message, null, false, false);
+  }
+
+  /** Whether {@code error}, or one of its causes, is {@code expected} itself. */
+  static boolean isOrWraps(Throwable error, Throwable expected) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t == expected) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

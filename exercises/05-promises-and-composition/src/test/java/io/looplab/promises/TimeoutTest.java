@@ -1,0 +1,128 @@
+package io.looplab.promises;
+
+import io.looplab.grader.GradedVertxTest;
+import io.looplab.grader.Outcome;
+import io.looplab.grader.Points;
+import io.looplab.grader.guard.GivenCode;
+import io.looplab.grader.races.PendingTimers;
+import io.looplab.grader.testkit.WarmUp;
+import io.looplab.promises.QuoteScene.Call;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.Timeout;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import static io.looplab.grader.testkit.Checks.require;
+
+/**
+ * Grades fetch's timeout, the second racer for the same promise: a client that never answers makes the fetch fail
+ * in time; a client that answers after that must lose quietly; a client that answers in time leaves no timer
+ * behind. The service here gives up after {@link #TIMEOUT}; the test waits for that timer because it is the
+ * behaviour under test, never to order anything.
+ */
+@GradedVertxTest
+@GivenCode(value = LegacyQuoteClient.class, is = "the legacy quote client's callback API")
+@Order(2)
+@Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+@DisplayName("05 Promises: the timeout that races the callback")
+class TimeoutTest {
+
+  /** The service's timeout in this class: long beside the guard's 50 ms, short beside the test's 5 s waits. */
+  static final Duration TIMEOUT = Duration.ofMillis(300);
+  /**
+   * How long the test waits for the timeout to fail a fetch: the timeout, and a wide margin for a loaded machine. Only
+   * a service with no timeout at all waits it out.
+   */
+  static final Duration TIMED_OUT_WITHIN = Duration.ofSeconds(3);
+
+  @BeforeAll
+  static void warmUpTheJvm() {
+    WarmUp.jvm(SceneWarmUp::steps);
+  }
+
+  @Test
+  @Order(1)
+  @Points(3)
+  @DisplayName("a client that never answers makes fetch fail with a TimeoutException once the timeout has passed")
+  void aSilentClientTimesOut(Vertx vertx) {
+    QuoteScene scene = new QuoteScene(vertx, TIMEOUT);
+    Call<Quote> call = scene.call("fetch(\"main\", \"ACME\")", s -> s.fetch("main", "ACME"));
+    scene.client.awaitRequest(1, call);
+    Outcome<Object> outcome = call.outcome("the client stayed silent, with a timeout of " + TIMEOUT.toMillis()
+        + " ms", TIMED_OUT_WITHIN);
+    require(outcome.isFailure() && isTimeout(outcome.error()), call.what + " answered " + outcome + " when the "
+        + "client never called back. Fail it with a java.util.concurrent.TimeoutException once the timeout passes "
+        + "(vertx.setTimer, or the future's own timeout()), so that its caller is not kept waiting for ever.");
+    String loop = scene.loopThread();
+    require(call.context() == scene.context, "The timeout's failure reached the caller of " + call.what + " on the "
+        + "thread " + call.thread() + ", not on the verticle's event loop " + loop + ". Whatever fails the fetch must "
+        + "do so on the loop: a timer of the verticle's (vertx.setTimer) runs there; a plain Promise's own timeout() "
+        + "runs on a Netty thread of its own, and so would the caller's continuation.");
+    scene.assertNothingPending("a fetch that timed out");
+  }
+
+  @TestFactory
+  @Order(2)
+  @Points(3)
+  @DisplayName("a callback that comes after the timeout is ignored: the caller keeps the timeout, nothing is thrown")
+  Stream<DynamicTest> aLateCallbackLosesQuietly(Vertx vertx) {
+    return Stream.of(
+        late(vertx, "a late quote, on the loop", r -> r.quote(CallbackAdapterTest.ACME)),
+        late(vertx, "a late error, on the loop", r -> r.error(new FeedDown("too late"))),
+        late(vertx, "a late quote, from the client's thread", r -> r.quoteFrom("legacy-feed-late",
+            CallbackAdapterTest.ACME)));
+  }
+
+  private static DynamicTest late(Vertx vertx, String story, Consumer<FeedRequest> answer) {
+    return DynamicTest.dynamicTest(story, () -> {
+      QuoteScene scene = new QuoteScene(vertx, TIMEOUT);
+      Call<Quote> call = scene.call("fetch(\"main\", \"ACME\")", s -> s.fetch("main", "ACME"));
+      FeedRequest request = scene.client.awaitRequest(1, call);
+      Outcome<Object> timedOut = call.outcome("the timeout of " + TIMEOUT.toMillis() + " ms", TIMED_OUT_WITHIN);
+      answer.accept(request);
+      scene.assertNothingThrownBack(story + " after the fetch had timed out");
+      require(timedOut.isFailure() && call.now().equals(timedOut), call.what + " answered " + timedOut + ", then "
+          + call.now() + ". A caller hears one answer, the first.");
+      scene.assertNothingPending(story);
+    });
+  }
+
+  @Test
+  @Order(3)
+  @Points(2)
+  @DisplayName("a fetch answered in time, with a quote or an error, leaves no timeout timer scheduled")
+  void anAnswerInTimeCancelsTheTimer(Vertx vertx) {
+    QuoteScene scene = new QuoteScene(vertx);
+    Call<Quote> quoted = scene.call("fetch(\"main\", \"ACME\")", s -> s.fetch("main", "ACME"));
+    scene.client.awaitRequest(1, quoted).quote(CallbackAdapterTest.ACME);
+    Call<Quote> failed = scene.call("fetch(\"main\", \"INITECH\")", s -> s.fetch("main", "INITECH"));
+    scene.client.awaitRequest(2, failed).error(new FeedDown("main feed down"));
+    quoted.outcome("the client answered");
+    failed.outcome("the client failed");
+    scene.flush();
+    List<String> timers = PendingTimers.of(vertx);
+    require(timers.isEmpty(), "Both fetches have answered, and yet " + String.join(", ", timers) + " still "
+        + (timers.size() == 1 ? "waits" : "wait") + " to fire (in " + QuoteScene.NEVER.toSeconds() + " s). Cancel "
+        + "the timeout timer when the fetch ends some other way (vertx.cancelTimer in the clean-up that runs on "
+        + "every path): at a thousand fetches a second, timers that outlive their fetch pile up by the thousand.");
+  }
+
+  static boolean isTimeout(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.util.concurrent.TimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
