@@ -47,7 +47,8 @@ public final class ListCommand implements Runnable {
       if (!complete && next == null) {
         next = e;
       }
-      console.line(String.format("  %s %-24s %-52s %s", complete ? console.mark(true) : "·", e.id(),
+      String mark = complete ? console.mark(true) : "·";
+      console.line(String.format("  %s %-" + Console.ID_WIDTH + "s %-52s %s", mark, e.id(),
           Console.truncate(e.title(), 52), state));
     }
     int total = kit.exercises().size();

@@ -16,6 +16,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Console {
 
+  /** The width of the id column: the longest id in the curriculum, 05-promises-and-composition. */
+  public static final int ID_WIDTH = 27;
+
   private final PrintStream out;
   private final boolean live;
   private final Ansi ansi;
@@ -114,7 +117,7 @@ public final class Console {
   /** One exercise on one line: mark, id, title, score and status. */
   public void exerciseLine(ExerciseReport r) {
     String points = String.format("%3d/%-3d", r.points(), r.max());
-    line(String.format("  %s %-24s %-42s %s %s", mark(r.isComplete()), r.id(), truncate(r.title(), 42),
+    line(String.format("  %s %-" + ID_WIDTH + "s %-42s %s %s", mark(r.isComplete()), r.id(), truncate(r.title(), 42),
         styled(r.isComplete() ? "green" : r.points() == 0 ? "red" : "yellow", points), r.status()));
   }
 
