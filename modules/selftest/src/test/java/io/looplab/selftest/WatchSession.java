@@ -43,7 +43,7 @@ final class WatchSession implements AutoCloseable {
     };
     thread = new Thread(() -> {
       try {
-        WatchCommand.watch(kit, kit.find(exercise), new Console(out), keyboard, timing);
+        WatchCommand.watch(kit, kit.find(exercise), new Console(out), keyboard, timing, false);
       } catch (Throwable t) {
         failure = t;
       }

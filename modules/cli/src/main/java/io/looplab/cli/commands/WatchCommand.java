@@ -27,6 +27,9 @@ public final class WatchCommand implements Runnable {
   @Option(names = "--timing", description = "also say how long after your save each verdict came")
   boolean timing;
 
+  @Option(names = "--stay", description = "keep watching this exercise after full marks (to try another design)")
+  boolean stay;
+
   @Override
   public void run() {
     Kit kit = Kit.locate();
@@ -34,13 +37,17 @@ public final class WatchCommand implements Runnable {
     Exercise first = id != null ? kit.find(id) : kit.exercises().stream()
         .filter(e -> results.latest(e).map(r -> !r.isComplete()).orElse(true)).findFirst()
         .orElse(kit.exercises().get(0));
-    watch(kit, first, new Console(), System.in, timing);
+    watch(kit, first, new Console(), System.in, timing, stay);
   }
 
-  /** Watches from {@code first} until q (or the end of {@code keys}), saying everything on {@code console}. */
-  public static void watch(Kit kit, Exercise first, Console console, java.io.InputStream keys, boolean timing) {
+  /**
+   * Watches from {@code first} until q (or the end of {@code keys}), saying everything on {@code console}; with
+   * {@code stay}, it never moves on to the next exercise.
+   */
+  public static void watch(Kit kit, Exercise first, Console console, java.io.InputStream keys, boolean timing,
+      boolean stay) {
     try (TerminalKeys terminal = TerminalKeys.open(keys)) {
-      new WatchLoop(kit, console, terminal, timing).run(first);
+      new WatchLoop(kit, console, terminal, timing, stay).run(first);
     }
   }
 }

@@ -46,6 +46,7 @@ final class WatchLoop {
   private final Console console;
   private final TerminalKeys keys;
   private final boolean timing;
+  private final boolean stay;
   private final Results results;
   private final Target target;
   private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -58,7 +59,8 @@ final class WatchLoop {
   private long generation;
   private boolean grading;
 
-  WatchLoop(Kit kit, Console console, TerminalKeys keys, boolean timing) {
+  WatchLoop(Kit kit, Console console, TerminalKeys keys, boolean timing, boolean stay) {
+    this.stay = stay;
     this.kit = kit;
     this.console = console;
     this.keys = keys;
@@ -89,7 +91,7 @@ final class WatchLoop {
           grading = false;
           results.save(graded.report());
           show(current, graded.report(), graded.changedAtMillis());
-          if (graded.report().isComplete()) {
+          if (graded.report().isComplete() && !stay) {
             Optional<Exercise> next = kit.nextAfter(current,
                 e -> results.latest(e).map(r -> !r.isComplete()).orElse(true));
             if (next.isEmpty()) {
