@@ -36,8 +36,12 @@ check_with_server() {
   tty=0; [ -t 1 ] && [ -z "${CI:-}" ] && tty=1
   colour=$tty; [ -n "${NO_COLOR:-}" ] && colour=0
   printf '%s\n' "$secret" check "$id" "$tty" "$colour" "$rc_file" "$err_file" >&3
-  trap 'exec 3>&-; rm -f "$rc_file" "$err_file"; exit 130' INT TERM
-  cat <&3
+  # cat runs in the background so that a signal interrupts `wait` at once (bash would run the trap only after a
+  # foreground cat ends); closing the socket tells the server to stop the grading.
+  cat <&3 &
+  local copier=$!
+  trap 'kill "$copier" 2>/dev/null; exec 3>&-; rm -f "$rc_file" "$err_file"; exit 130' INT TERM
+  wait "$copier"
   exec 3>&-
   trap - INT TERM
   [ -f "$rc_file" ] || { echo "lab: the check server stopped during the check; checking without it" >&2; return 1; }
