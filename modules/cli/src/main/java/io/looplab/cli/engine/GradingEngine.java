@@ -70,7 +70,7 @@ public final class GradingEngine implements AutoCloseable {
     // of its own, so nothing a learner's code did last time carries over.
     Optional<WaitingJvm> spare = spares.take(exercise, target, options);
     WaitingJvm waiting = spare.isPresent() ? spare.get()
-        : startWaiting(exercise, target, options, workDirs.next(exercise, target));
+        : startWaiting(exercise, target, options, workDirs.next(exercise, target), false);
     cancelled = false;
     current = waiting.jvm();
     try {
@@ -142,7 +142,7 @@ public final class GradingEngine implements AutoCloseable {
     List<String> options = options(exercise, List.of());
     if (!spares.has(exercise, target, options)) {
       try {
-        spares.put(startWaiting(exercise, target, options, workDirs.next(exercise, target)));
+        spares.put(startWaiting(exercise, target, options, workDirs.next(exercise, target), true));
       } catch (IOException e) {
         // a spare is an optimisation: the next grading starts its own JVM
       }
@@ -184,8 +184,8 @@ public final class GradingEngine implements AutoCloseable {
     return options;
   }
 
-  private WaitingJvm startWaiting(Exercise exercise, Target target, List<String> options, Path work)
-      throws IOException {
+  private WaitingJvm startWaiting(Exercise exercise, Target target, List<String> options, Path work,
+      boolean ahead) throws IOException {
     freshDir(work);
     Path classes = Files.createDirectories(work.resolve("classes"));
     Path testClasses = Files.createDirectories(work.resolve("test-classes"));
@@ -193,7 +193,7 @@ public final class GradingEngine implements AutoCloseable {
     Path log = work.resolve("output.log");
     List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries(exercise)),
         new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(),
-            exercise.title()), options);
+            exercise.title()), ahead ? concat(options, List.of("-D" + GradingJvm.PREWARM + "=true")) : options);
     return new WaitingJvm(exercise.id(), target.key(), options, classes, testClasses, reportFile, log,
         ForkedJvm.start(command, log));
   }

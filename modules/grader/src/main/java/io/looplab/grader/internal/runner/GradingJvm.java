@@ -25,6 +25,12 @@ public final class GradingJvm {
   public static final String GO = "go";
   public static final String STOP = "stop";
 
+  /**
+   * A system property: the JVM, started ahead of its grading, warms Vert.x up while it waits for "go". Only for a
+   * JVM started ahead (the CLI's spares): one started for a grading at once would only delay it.
+   */
+  public static final String PREWARM = "looplab.prewarm";
+
   private GradingJvm() {
   }
 

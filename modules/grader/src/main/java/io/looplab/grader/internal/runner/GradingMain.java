@@ -2,6 +2,7 @@ package io.looplab.grader.internal.runner;
 
 import io.looplab.grader.internal.guard.EventLoopGuard;
 import io.looplab.grader.internal.scoring.ScoringListener;
+import io.looplab.grader.testkit.WarmUp;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.MethodFilter;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -60,6 +61,9 @@ public final class GradingMain {
     Launcher launcher = LauncherFactory.create();
     if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO) {
       EventLoopGuard.warmUp();
+      if (Boolean.getBoolean(GradingJvm.PREWARM)) {
+        WarmUp.aheadOfTests();
+      }
       if (!waitForGo()) {
         System.exit(0);
       }
