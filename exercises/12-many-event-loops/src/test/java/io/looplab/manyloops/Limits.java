@@ -17,11 +17,13 @@ final class Limits {
   /**
    * How long, in all, the loops must have been seen counting at the same moment before a race test trusts a result
    * with nothing lost. Measured with a plain static long on a crowded 2-core machine: 1.3 to 40 views lost per
-   * millisecond of such overlap (a HashMap loses far more), so 10 ms leave a racy count no real chance.
-   * A quiet machine gives that in one round. A crowded one, where the four loops may take turns on one core, takes
-   * more rounds (see {@link BatchLog}).
+   * millisecond of such overlap (a HashMap loses far more). A static long guarded by {@code synchronized (this)}
+   * (each instance its own monitor) loses far fewer: with 10 ms it once lost nothing in about six runs, which puts
+   * it near 0.2 views per millisecond. 60 ms leave it a chance of about one in 50,000 to lose nothing.
+   * A quiet machine gives that in a round or two. A crowded one, where the four loops may take turns on one core,
+   * takes more rounds (see {@link BatchLog}).
    */
-  static final long MIN_PARALLEL_MILLIS = 10;
+  static final long MIN_PARALLEL_MILLIS = 60;
 
   /**
    * The most time a race test starts new rounds in, and the most rounds. A round takes 30 to 800 ms on a crowded
