@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -299,13 +298,7 @@ public final class GradingEngine implements AutoCloseable {
   }
 
   private static Path freshDir(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (Stream<Path> walk = Files.walk(dir)) {
-        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
+    FileTrees.delete(dir);
     return Files.createDirectories(dir);
   }
 
