@@ -21,10 +21,14 @@ import org.opentest4j.AssertionFailedError;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static io.looplab.grader.testkit.Checks.require;
 
@@ -58,6 +62,8 @@ final class DashboardScene implements AutoCloseable {
   private final Vertx vertx;
   private final DeployedService service;
   private final List<String> released = new ArrayList<>();
+  /** Who each request asked for, by its answer: a request that has made no lookup yet is given longer to make one. */
+  private final Map<Future<HttpResponse<Buffer>>, String> askedFor = new IdentityHashMap<>();
   /** The context Vert.x gave the verticle when it deployed it, and that context's event-loop thread. */
   private final Context verticleContext;
   private final String loopThread;
@@ -79,7 +85,9 @@ final class DashboardScene implements AutoCloseable {
 
   /** Asks for {@code user}'s dashboard over HTTP: {@code GET /dashboard?user=...}. */
   Future<HttpResponse<Buffer>> ask(String user) {
-    return service.get("/dashboard?user=" + user);
+    Future<HttpResponse<Buffer>> answer = service.get("/dashboard?user=" + user);
+    askedFor.put(answer, user);
+    return answer;
   }
 
   /** Waits for the first lookup of a request: either kind, whichever the code makes first. */
@@ -102,7 +110,9 @@ final class DashboardScene implements AutoCloseable {
    * comes first in {@code priority} (labels such as "ada's profile lookup") is answered, one at a time, and the ones
    * in {@code failing} fail with the directory's error. Returns when every answer has come, or when no answer is
    * missing a lookup that the code has made (the code waits for nothing the test holds, and made no call for
-   * {@link #NOT_CALLED_MILLIS}): the test's own wait for the answer then says what is missing.
+   * {@link #NOT_CALLED_MILLIS}): the test's own wait for the answer then says what is missing. A request that has made
+   * no lookup at all is given {@link #WAIT} to make its first, as {@link #awaitFirstLookup} is: on a loaded machine
+   * the request itself can take that long to arrive, and only a request that never arrives waits it out.
    */
   void drive(List<String> priority, Set<String> failing, List<Future<HttpResponse<Buffer>>> answers) {
     BooleanSupplier allAnswered = () -> answers.stream().allMatch(Future::isComplete);
@@ -110,7 +120,15 @@ final class DashboardScene implements AutoCloseable {
     while (!allAnswered.getAsBoolean()) {
       List<Lookup> pending = new ArrayList<>(directory.pending());
       if (pending.isEmpty()) {
-        if (!callsReach(directory.calls() + 1, NOT_CALLED_MILLIS, allAnswered)) {
+        Optional<String> silent = answers.stream().filter(answer -> !answer.isComplete())
+            .map(askedFor::get).filter(user -> user != null && lookupsFor(user) < asksFor(user)).findFirst();
+        long quiet = silent.isPresent() ? WAIT.toMillis() : NOT_CALLED_MILLIS;
+        if (!callsReach(directory.calls() + 1, quiet, allAnswered)) {
+          if (silent.isPresent() && !allAnswered.getAsBoolean()) {
+            throw new AssertionFailedError(silent.get() + "'s request made no lookup and got no answer within "
+                + Await.inWords(WAIT) + ". The dashboard must ask the directory for the profile and the orders: "
+                + "directory.profile(user) and directory.orders(user), as soon as the request arrives.");
+          }
           return;
         }
         continue;
@@ -130,6 +148,15 @@ final class DashboardScene implements AutoCloseable {
         next.answer();
       }
     }
+  }
+
+  private long asksFor(String user) {
+    return askedFor.values().stream().filter(user::equals).count();
+  }
+
+  private long lookupsFor(String user) {
+    return Stream.concat(directory.profiles.calledSoFar().stream(), directory.orders.calledSoFar().stream())
+        .filter(gate -> user.equals(gate.argument())).count();
   }
 
   /** The lookups the test has answered so far, in order: "ada's profile lookup, ada's orders lookup (failed)". */
@@ -247,10 +274,16 @@ final class DashboardScene implements AutoCloseable {
         + "Future.fromCompletionStage(stage, context).";
   }
 
-  /** Undeploys the verticle, if it is still deployed, and stops the directory's client thread. */
+  /**
+   * Answers every lookup still pending, as a real directory eventually would, then undeploys the verticle, if it is
+   * still deployed, and stops the directory's client thread. A test that is done may leave a lookup unanswered (the
+   * other one of a failed dashboard, say), and a correct design that waits for it on a worker thread would otherwise
+   * hold the undeploy until it times out.
+   */
   @Override
   public void close() {
     try {
+      directory.pending().forEach(Lookup::answer);
       if (vertx.deploymentIDs().contains(deploymentId())) {
         Await.outcome(vertx.undeploy(deploymentId()), WAIT, "The dashboard did not undeploy.");
       }
