@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,10 +89,37 @@ class CommandHabitsTest {
       "grade --out r.xml      | --out needs --format (exercism, gradescope or junit)",
       "grade --format x --out r.xml | expected one of [exercism, gradescope, junit]",
       "grade --format junit --out /no/such/dir/r.xml | --out /no/such/dir/r.xml: cannot write there",
+      "grade --class /no/such/class | --class /no/such/class: no such folder",
+      "grade --class /tmp --solutions | choose one of --solutions, --submission and --class",
+      "grade --jobs 2         | --jobs works with --class",
+      "grade --class /tmp --jobs 0 | --jobs 0: must be 1 or more",
+      "grade --class /tmp --json r.json | --json works with one target",
       "nonsense               | Unmatched argument at index 0: 'nonsense' (try ./lab help)",
       "check 02 --bogus       | Unknown option: '--bogus' (try ./lab help check)"})
   void badInputGetsOneLine(String line, String says) {
-    TinyKit.Run run = kit.lab("", line.strip().split(" +"));
+    assertOneLine(line.strip().split(" +"), says);
+  }
+
+  @Test
+  @DisplayName("grade --class refuses a class folder of the wrong shape, and a report folder it would damage")
+  void classFoldersOfTheWrongShape() throws IOException {
+    Path empty = Files.createDirectories(dir.resolve("empty-class"));
+    Path file = Files.writeString(dir.resolve("class.zip"), "not a folder");
+    Path klass = Files.createDirectories(dir.resolve("class/alice"));
+    Path other = Files.createDirectories(dir.resolve("holiday-photos"));
+    Files.writeString(other.resolve("beach.jpg"), "keep me");
+    assertOneLine(new String[] {"grade", "--class", empty.toString()}, "no learner folders in it");
+    assertOneLine(new String[] {"grade", "--class", file.toString()}, "not a folder");
+    assertOneLine(new String[] {"grade", "--class", klass.getParent().toString(), "--out", file.toString()},
+        "is a file; with --class it names the report's folder");
+    assertOneLine(new String[] {"grade", "--class", klass.getParent().toString(), "--out", other.toString()},
+        "holds something other than a class report");
+    assertEquals("keep me", Files.readString(other.resolve("beach.jpg")), "nothing of the folder was touched");
+  }
+
+  private static void assertOneLine(String[] args, String says) {
+    String line = String.join(" ", args);
+    TinyKit.Run run = kit.lab("", args);
     assertEquals(2, run.status(), "exit status of lab " + line + "\n" + run.err());
     assertTrue(run.errLine().startsWith("lab: "), "should start with 'lab: ': " + run.err());
     assertEquals(1, run.errLine().lines().count(), "one line expected:\n" + run.err());

@@ -29,6 +29,7 @@ import java.util.List;
         "  ./lab grade --only 02 --only 03              (some of them)",
         "  ./lab grade --submission ../alice --json alice.json",
         "  ./lab grade --format junit --out TEST-looplab.xml   (also: exercism, gradescope)",
+        "  ./lab grade --class ../class --out ../class-report   (one folder per learner; --jobs 4)",
         "  ./lab grade --solutions                      (the reference solutions: full marks)"})
 public final class GradeCommand implements Runnable {
 
@@ -53,18 +54,42 @@ public final class GradeCommand implements Runnable {
       + "--out: ${COMPLETION-CANDIDATES} (Exercism's results.json v3, Gradescope's results.json, JUnit XML)")
   ResultFormat format;
 
-  @Option(names = "--out", paramLabel = "FILE", description = "where --format writes")
+  @Option(names = "--out", paramLabel = "FILE", description = "where --format writes; with --class, the report's "
+      + "folder (default: class-report)")
   Path out;
+
+  @Option(names = "--class", paramLabel = "DIR", description = "grade a whole class: DIR holds one folder per learner, "
+      + "each as --submission takes it; writes class.csv, index.html and each learner's JSON into --out")
+  Path classDir;
+
+  @Option(names = "--jobs", paramLabel = "N", description = "with --class: how many learners are graded side by side "
+      + "(default: the number of cores)")
+  Integer jobs;
 
   @Override
   public void run() {
     Kit kit = Kit.locate();
-    if (solutions && submission != null) {
-      throw new UsageError("choose one of --solutions and --submission");
+    if ((solutions ? 1 : 0) + (submission != null ? 1 : 0) + (classDir != null ? 1 : 0) > 1) {
+      throw new UsageError("choose one of --solutions, --submission and --class");
+    }
+    if (jobs != null && classDir == null) {
+      throw new UsageError("--jobs works with --class: a single target is graded one exercise at a time");
+    }
+    if (jobs != null && jobs < 1) {
+      throw new UsageError("--jobs " + jobs + ": must be 1 or more");
+    }
+    if (classDir != null) {
+      if (json != null || format != null) {
+        throw new UsageError("--class writes its own reports into --out (class.csv, index.html, learners/*.json): "
+            + (json != null ? "--json" : "--format") + " works with one target");
+      }
+      ClassGradeRun.run(kit, classDir, chosen(kit), out,
+          jobs != null ? jobs : Runtime.getRuntime().availableProcessors());
+      return;
     }
     Target target = solutions ? Target.solutions(kit) : submission != null ? Target.submission(kit, submission)
         : Target.exercises(kit);
-    List<Exercise> chosen = only.isEmpty() ? kit.exercises() : only.stream().distinct().map(kit::find).toList();
+    List<Exercise> chosen = chosen(kit);
     checkWritable("--json", json);
     if ((format == null) != (out == null)) {
       throw new UsageError(format == null ? "--out needs --format (exercism, gradescope or junit)"
@@ -99,6 +124,10 @@ public final class GradeCommand implements Runnable {
       write(out, format.render(board));
       console.line("Report for " + format + " written to " + out);
     }
+  }
+
+  private List<Exercise> chosen(Kit kit) {
+    return only.isEmpty() ? kit.exercises() : only.stream().distinct().map(kit::find).toList();
   }
 
   private static void write(Path file, String text) {

@@ -46,22 +46,32 @@ public final class Target {
    * (then its exercises/ folder is used). Anything else is refused before grading starts.
    */
   public static Target submission(Kit kit, Path dir) {
+    Optional<String> problem = problemWith(kit, dir);
+    if (problem.isPresent()) {
+      throw new UsageError("--submission " + dir + ": " + problem.get());
+    }
+    Path given = dir.toAbsolutePath().normalize();
+    Path root = Files.isDirectory(given.resolve("exercises")) ? given.resolve("exercises") : given;
+    return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()), inFolder(root));
+  }
+
+  /** Why {@code dir} cannot be graded as a submission ("no such folder", ...), or empty when it can. */
+  public static Optional<String> problemWith(Kit kit, Path dir) {
     Path given = dir.toAbsolutePath().normalize();
     if (!Files.exists(given)) {
-      throw new UsageError("--submission " + dir + ": no such folder");
+      return Optional.of("no such folder");
     }
     if (!Files.isDirectory(given)) {
-      throw new UsageError("--submission " + dir + ": not a folder (expected the layout of exercises/, e.g. "
-          + dir + "/02-blocking-calls/src/main/java)");
+      return Optional.of("not a folder (expected the layout of exercises/, e.g. " + dir
+          + "/02-blocking-calls/src/main/java)");
     }
     Path root = Files.isDirectory(given.resolve("exercises")) ? given.resolve("exercises") : given;
-    boolean any = kit.exercises().stream().anyMatch(e -> Files.isDirectory(root.resolve(e.id())));
-    if (!any) {
+    if (kit.exercises().stream().noneMatch(e -> Files.isDirectory(root.resolve(e.id())))) {
       String example = kit.exercises().isEmpty() ? "NN-slug" : kit.exercises().get(0).id();
-      throw new UsageError("--submission " + dir + ": no exercise folder in it (expected folders such as "
-          + example + "/src/main/java, the layout of exercises/)");
+      return Optional.of("no exercise folder in it (expected folders such as " + example
+          + "/src/main/java, the layout of exercises/)");
     }
-    return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()), inFolder(root));
+    return Optional.empty();
   }
 
   private static Function<Exercise, Optional<Path>> inFolder(Path exercisesRoot) {
