@@ -118,12 +118,15 @@ final class DashboardScene implements AutoCloseable {
     BooleanSupplier allAnswered = () -> answers.stream().allMatch(Future::isComplete);
     int releasedBefore = released.size();
     while (!allAnswered.getAsBoolean()) {
+      // Counted before the pending lookups are read: a call that arrives in between then ends the wait below at
+      // once, instead of being taken for one that came before it (and the wait for one more call never ending).
+      int callsSeen = directory.calls();
       List<Lookup> pending = new ArrayList<>(directory.pending());
       if (pending.isEmpty()) {
         Optional<String> silent = answers.stream().filter(answer -> !answer.isComplete())
             .map(askedFor::get).filter(user -> user != null && lookupsFor(user) < asksFor(user)).findFirst();
         long quiet = silent.isPresent() ? WAIT.toMillis() : NOT_CALLED_MILLIS;
-        if (!callsReach(directory.calls() + 1, quiet, allAnswered)) {
+        if (!callsReach(callsSeen + 1, quiet, allAnswered)) {
           if (silent.isPresent() && !allAnswered.getAsBoolean()) {
             throw new AssertionFailedError(silent.get() + "'s request made no lookup and got no answer within "
                 + Await.inWords(WAIT) + ". The dashboard must ask the directory for the profile and the orders: "
