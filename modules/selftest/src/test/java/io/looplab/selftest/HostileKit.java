@@ -1,6 +1,8 @@
 package io.looplab.selftest;
 
+import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Target;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +29,24 @@ final class HostileKit {
     Files.createDirectories(dest.getParent());
     Files.copy(classpath, dest, StandardCopyOption.REPLACE_EXISTING);
     return Kit.at(dir);
+  }
+
+  /**
+   * Queues the grading of {@code submission} ("solution", "stub", or a misbehaving one) as `./lab grade --submission`
+   * grades it, named "hostile NAME", once: the test classes that need it share it.
+   */
+  static void startGrading(Kit kit, String submission) {
+    Gradings.startOnce("hostile " + submission, () -> new GradingEngine(kit, false).grade(kit.find("01-smoke"),
+        Target.submission(kit, submissionFolder(submission)), (e, doing) -> { }));
+  }
+
+  /** The folder a learner would hand in: the layout of exercises/, for "solution", "stub" or a misbehaving one. */
+  static Path submissionFolder(String submission) {
+    return switch (submission) {
+      case "solution" -> resource("hostile-kit/solutions");
+      case "stub" -> resource("hostile-kit/exercises");
+      default -> submission(submission);
+    };
   }
 
   /** The folder of a misbehaving submission: sleeps-5ms-on-loop, loops-forever, calls-system-exit, ... */

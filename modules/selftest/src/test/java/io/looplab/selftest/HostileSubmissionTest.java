@@ -1,8 +1,6 @@
 package io.looplab.selftest;
 
-import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
-import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.looplab.grader.internal.scoring.TestStatus;
@@ -39,8 +37,7 @@ class HostileSubmissionTest {
     kit = HostileKit.copyTo(work.resolve("kit"));
     for (String submission : List.of("sleeps-5ms-on-loop", "spins-100ms-on-loop", "loops-forever",
         "calls-system-exit", "does-not-compile", "floods-output")) {
-      Gradings.start("hostile " + submission, () -> new GradingEngine(kit, false).grade(kit.find("01-smoke"),
-          Target.submission(kit, HostileKit.submission(submission)), (e, doing) -> { }));
+      HostileKit.startGrading(kit, submission);
     }
   }
 

@@ -1,0 +1,178 @@
+package io.looplab.selftest;
+
+import io.looplab.cli.classroom.ClassGrading;
+import io.looplab.cli.classroom.ClassReport;
+import io.looplab.cli.classroom.ClassRoster;
+import io.looplab.cli.classroom.LearnerResult;
+import io.looplab.cli.engine.Kit;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.TestReport;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * `./lab grade --class` on a class of 30 copies of the one-exercise hostile kit's submissions: correct ones, stubs,
+ * ones that block, spin, exit, flood their output, loop forever or do not compile, and a folder that is no
+ * submission at all. Every row must be what `./lab grade --submission` gives that copy's content (graded once per
+ * kind, the copies being byte for byte the same), and no learner's code may cost another learner anything.
+ */
+class ClassReportTest {
+
+  /** How many copies of each kind the class has: 30 learners in all. */
+  private static final Map<String, Integer> CLASS = new LinkedHashMap<>();
+
+  static {
+    CLASS.put("solution", 9);
+    CLASS.put("stub", 8);
+    CLASS.put("sleeps-5ms-on-loop", 3);
+    CLASS.put("spins-100ms-on-loop", 2);
+    CLASS.put("does-not-compile", 2);
+    CLASS.put("floods-output", 2);
+    CLASS.put("calls-system-exit", 2);
+    CLASS.put("loops-forever", 1);
+  }
+
+  @TempDir
+  static Path work;
+
+  static Kit kit;
+  static Path report;
+  /** The kind each learner's folder is a copy of; "nothing" is a folder with no exercise in it. */
+  static final Map<String, String> kindOf = new LinkedHashMap<>();
+  static CompletableFuture<List<LearnerResult>> graded;
+
+  @BeforeAll
+  static void gradeTheClass() throws IOException {
+    kit = HostileKit.copyTo(work.resolve("kit"));
+    Path klass = Files.createDirectories(work.resolve("class"));
+    int n = 0;
+    for (Map.Entry<String, Integer> kind : CLASS.entrySet()) {
+      HostileKit.startGrading(kit, kind.getKey());
+      for (int i = 0; i < kind.getValue(); i++) {
+        String learner = String.format("learner-%02d-%s", ++n, kind.getKey());
+        HostileKit.copy(HostileKit.submissionFolder(kind.getKey()), klass.resolve(learner));
+        kindOf.put(learner, kind.getKey());
+      }
+    }
+    String nothing = String.format("learner-%02d-nothing", ++n);
+    Files.writeString(Files.createDirectories(klass.resolve(nothing)).resolve("README.txt"), "I forgot my code");
+    kindOf.put(nothing, "nothing");
+    Files.writeString(klass.resolve("submissions.zip"), "not a learner");
+    report = work.resolve("class-report");
+    ClassRoster roster = ClassRoster.of(klass);
+    // Two learners side by side, as --jobs 2 does, in one place of the self-test's queue.
+    graded = Gradings.queue(() -> {
+      List<LearnerResult> results = new ClassGrading(kit, kit.exercises(), 2).grade(roster, r -> { });
+      ClassReport.write(report, "class", kit.exercises(), results);
+      return results;
+    });
+  }
+
+  @Test
+  @DisplayName("class.csv has a row per learner, each the scores that --submission gives the same code")
+  void rowsMatchTheSubmissionGradings() throws Exception {
+    List<LearnerResult> results = graded.get();
+    assertEquals(30, results.size(), "a row per learner folder; the stray file is no learner");
+    List<String> rows = Files.readAllLines(report.resolve("class.csv"));
+    assertEquals("learner,01-smoke,total,max,note", rows.get(0));
+    List<String> expected = new ArrayList<>();
+    for (Map.Entry<String, String> learner : kindOf.entrySet()) {
+      if (learner.getValue().equals("nothing")) {
+        expected.add(learner.getKey() + ",,,,\"not a submission: no exercise folder in it (expected folders such as "
+            + "01-smoke/src/main/java, the layout of exercises/)\"");
+      } else {
+        ExerciseReport alone = Gradings.result("hostile " + learner.getValue());
+        expected.add(learner.getKey() + "," + alone.points() + "," + alone.points() + "," + alone.max() + ",");
+      }
+    }
+    assertEquals(expected, rows.subList(1, rows.size()));
+  }
+
+  @Test
+  @DisplayName("every learner's tests pass and fail in the class exactly as when graded alone, whatever the others did")
+  void eachLearnersTestsAreTheirOwn() throws Exception {
+    for (LearnerResult r : graded.get()) {
+      String kind = kindOf.get(r.learner());
+      if (kind.equals("nothing")) {
+        assertFalse(r.isGraded(), r.learner() + " has no exercise folder");
+        continue;
+      }
+      ExerciseReport alone = Gradings.result("hostile " + kind);
+      ExerciseReport inClass = r.exercise("01-smoke").orElseThrow();
+      assertEquals(alone.status(), inClass.status(), r.learner());
+      for (TestReport t : alone.tests()) {
+        TestReport same = inClass.tests().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow();
+        assertEquals(t.status(), same.status(), r.learner() + ": " + t.name() + ": " + same.message());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("the heat map counts, for each test, the learners who lost it: the misbehaving kinds' tests run hot")
+  void heatMapShowsWhereTheClassLosesPoints() throws Exception {
+    List<LearnerResult> results = graded.get();
+    String html = Files.readString(report.resolve("index.html"));
+    Map<String, Integer> lostBy = new LinkedHashMap<>();
+    Matcher row = Pattern.compile("data-test=\"([^\"]+)\" data-failed-by=\"(\\d+)\"").matcher(html);
+    while (row.find()) {
+      lostBy.put(row.group(1), Integer.parseInt(row.group(2)));
+    }
+    assertEquals(List.of("adds two numbers", "handler does not block the loop"), List.copyOf(lostBy.keySet()));
+    for (String test : lostBy.keySet()) {
+      int expected = 0;
+      for (Map.Entry<String, String> learner : kindOf.entrySet()) {
+        if (!learner.getValue().equals("nothing") && !Gradings.result("hostile " + learner.getValue()).tests()
+            .stream().filter(t -> t.name().equals(test)).findFirst().orElseThrow().passed()) {
+          expected++;
+        }
+      }
+      assertEquals(expected, lostBy.get(test), "learners who lost '" + test + "'");
+    }
+    int blockers = CLASS.get("sleeps-5ms-on-loop") + CLASS.get("spins-100ms-on-loop");
+    assertTrue(lostBy.get("handler does not block the loop") >= blockers, "every learner whose handler blocks or "
+        + "spins lost that test: " + lostBy);
+    for (LearnerResult r : results) {
+      assertTrue(html.contains(">" + r.learner() + "</th>"), "a column for " + r.learner());
+    }
+  }
+
+  @Test
+  @DisplayName("index.html opens in headless Chromium, and its screenshot is drawn")
+  void pageOpensInABrowser() throws Exception {
+    graded.get();
+    var chromium = HeadlessBrowser.find();
+    if (chromium.isEmpty()) {
+      assertFalse(HeadlessBrowser.required(), "looplab.require.chromium is set, but " + HeadlessBrowser.CHROMIUM
+          + " is missing: .ci/run installs Debian's chromium package");
+      Assumptions.abort("no " + HeadlessBrowser.CHROMIUM + " on this machine (CI installs it)");
+    }
+    Path png = work.resolve("class-report.png");
+    HeadlessBrowser.Run shot = HeadlessBrowser.screenshot(chromium.get(), report.resolve("index.html"), png,
+        Files.createDirectories(work.resolve("chromium-1")));
+    assertEquals(0, shot.exitCode(), "chromium --screenshot failed: " + shot.output());
+    assertTrue(Files.size(png) > 10_000, "the screenshot is " + Files.size(png) + " bytes: nothing was drawn?");
+    HeadlessBrowser.Run dom = HeadlessBrowser.dumpDom(chromium.get(), report.resolve("index.html"),
+        Files.createDirectories(work.resolve("chromium-2")));
+    assertEquals(0, dom.exitCode(), "chromium --dump-dom failed");
+    assertTrue(dom.output().contains("class=\"heat-map\"") && dom.output().contains("learner-30"),
+        "the loaded page has the heat map and the last learner's section:\n" + dom.output().lines().limit(20).toList());
+  }
+}

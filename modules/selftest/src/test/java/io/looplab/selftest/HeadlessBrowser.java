@@ -1,0 +1,71 @@
+package io.looplab.selftest;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Debian's Chromium, headless, for proving that a page the kit writes really opens: .ci/run installs it (package
+ * chromium), and sets looplab.require.chromium so that CI fails rather than skips when it is missing. The flags keep
+ * it off the network, which this kind of machine closes anyway.
+ */
+final class HeadlessBrowser {
+
+  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+  /** What a run printed and how it ended. */
+  record Run(int exitCode, String output) {
+  }
+
+  private HeadlessBrowser() {
+  }
+
+  /** Chromium, when this machine has it. */
+  static Optional<Path> find() {
+    return Files.isExecutable(CHROMIUM) ? Optional.of(CHROMIUM) : Optional.empty();
+  }
+
+  static boolean required() {
+    return Boolean.getBoolean("looplab.require.chromium");
+  }
+
+  /** Opens {@code page} and writes a screenshot of it to {@code png}; {@code profile} is a fresh, empty folder. */
+  static Run screenshot(Path chromium, Path page, Path png, Path profile) throws IOException, InterruptedException {
+    return run(chromium, profile, "--window-size=1400,1000", "--screenshot=" + png, page.toUri().toString());
+  }
+
+  /** The page's DOM once Chromium has loaded it, as its serialised HTML. */
+  static Run dumpDom(Path chromium, Path page, Path profile) throws IOException, InterruptedException {
+    return run(chromium, profile, "--dump-dom", page.toUri().toString());
+  }
+
+  private static Run run(Path chromium, Path profile, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--user-data-dir=" + profile));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
+    p.getOutputStream().close();
+    // stderr is Chromium's own chatter (no D-Bus here); stdout is what was asked for
+    Thread drainErr = new Thread(() -> {
+      try {
+        p.getErrorStream().transferTo(java.io.OutputStream.nullOutputStream());
+      } catch (IOException ignored) {
+        // the process is gone
+      }
+    });
+    drainErr.setDaemon(true);
+    drainErr.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      return new Run(-1, out);
+    }
+    return new Run(p.exitValue(), out);
+  }
+}
