@@ -5,6 +5,7 @@ import io.looplab.cli.classroom.ClassReport;
 import io.looplab.cli.classroom.ClassRoster;
 import io.looplab.cli.classroom.LearnerResult;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Sandbox;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.TestReport;
 import org.junit.jupiter.api.Assumptions;
@@ -80,7 +81,7 @@ class ClassReportTest {
     ClassRoster roster = ClassRoster.of(klass);
     // Two learners side by side, as --jobs 2 does, in one place of the self-test's queue.
     graded = Gradings.queue(() -> {
-      List<LearnerResult> results = new ClassGrading(kit, kit.exercises(), 2).grade(roster, r -> { });
+      List<LearnerResult> results = new ClassGrading(kit, kit.exercises(), 2, Sandbox.onThisMachine().orElse(null)).grade(roster, r -> { });
       ClassReport.write(report, "class", kit.exercises(), results);
       return results;
     });

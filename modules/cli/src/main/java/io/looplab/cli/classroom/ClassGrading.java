@@ -3,6 +3,7 @@ package io.looplab.cli.classroom;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
@@ -28,11 +29,14 @@ public final class ClassGrading {
   private final Kit kit;
   private final List<Exercise> exercises;
   private final int jobs;
+  private final Sandbox sandbox;
 
-  public ClassGrading(Kit kit, List<Exercise> exercises, int jobs) {
+  /** {@code sandbox}: what confines each grading JVM, or null for nothing (see {@link Sandbox}). */
+  public ClassGrading(Kit kit, List<Exercise> exercises, int jobs, Sandbox sandbox) {
     this.kit = kit;
     this.exercises = List.copyOf(exercises);
     this.jobs = jobs;
+    this.sandbox = sandbox;
   }
 
   /** The results in the roster's order; {@code done} hears of each learner as they finish, from a grading thread. */
@@ -75,7 +79,7 @@ public final class ClassGrading {
     }
     Target target = Target.submission(kit, learner.folder());
     List<ExerciseReport> reports = new ArrayList<>();
-    try (GradingEngine engine = new GradingEngine(kit, false)) {
+    try (GradingEngine engine = new GradingEngine(kit, false, sandbox)) {
       for (Exercise exercise : exercises) {
         reports.add(engine.grade(exercise, target, (e, doing) -> { }));
       }

@@ -7,6 +7,7 @@ import io.looplab.cli.classroom.LearnerResult;
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.UsageError;
 
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ final class ClassGradeRun {
   private ClassGradeRun() {
   }
 
-  static void run(Kit kit, Path classDir, List<Exercise> exercises, Path out, int jobs) {
+  static void run(Kit kit, Path classDir, List<Exercise> exercises, Path out, int jobs, Sandbox sandbox) {
     ClassRoster roster = ClassRoster.of(classDir);
     Path report = out == null ? DEFAULT_REPORT : out;
     checkReportFolder(report);
@@ -30,7 +31,7 @@ final class ClassGradeRun {
     int count = roster.learners().size();
     console.line("Grading a class of " + count + " learner" + (count == 1 ? "" : "s") + " in " + classDir + ": "
         + exercises.size() + " exercise" + (exercises.size() == 1 ? "" : "s") + " each, " + jobs + " learner"
-        + (jobs == 1 ? "" : "s") + " at a time");
+        + (jobs == 1 ? "" : "s") + " at a time" + (sandbox != null ? ", each exercise in a sandbox (bubblewrap)" : ""));
     if (!roster.skipped().isEmpty()) {
       console.line("Skipped (not folders): " + String.join(", ", roster.skipped()));
     }
@@ -39,7 +40,7 @@ final class ClassGradeRun {
     String counter = "[%" + String.valueOf(count).length() + "d/" + count + "] ";
     List<LearnerResult> results;
     try {
-      results = new ClassGrading(kit, exercises, jobs).grade(roster, r -> {
+      results = new ClassGrading(kit, exercises, jobs, sandbox).grade(roster, r -> {
         String line = String.format(counter, finished.incrementAndGet()) + pad(r.learner(), width) + "  "
             + (r.isGraded() ? console.score(r.board().points(), r.board().max()) : "not graded: " + r.problem())
             + String.format(" (%.1f s)", r.millis() / 1000.0);

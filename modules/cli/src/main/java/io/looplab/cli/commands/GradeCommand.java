@@ -5,6 +5,7 @@ import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
+import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Grades every exercise (or some) of one target and prints the scoreboard; optionally writes the JSON report. */
 @Command(name = "grade",
@@ -62,6 +64,10 @@ public final class GradeCommand implements Runnable {
       + "each as --submission takes it; writes class.csv, index.html and each learner's JSON into --out")
   Path classDir;
 
+  @Option(names = "--sandbox", negatable = true, description = "run each exercise's JVM under bubblewrap: files "
+      + "read-only but its own work folder, loopback only, its own PIDs (default: on for --submission and --class)")
+  Boolean sandbox;
+
   @Option(names = "--jobs", paramLabel = "N", description = "with --class: how many learners are graded side by side "
       + "(default: the number of cores)")
   Integer jobs;
@@ -84,7 +90,7 @@ public final class GradeCommand implements Runnable {
             + (json != null ? "--json" : "--format") + " works with one target");
       }
       ClassGradeRun.run(kit, classDir, chosen(kit), out,
-          jobs != null ? jobs : Runtime.getRuntime().availableProcessors());
+          jobs != null ? jobs : Runtime.getRuntime().availableProcessors(), sandbox(true));
       return;
     }
     Target target = solutions ? Target.solutions(kit) : submission != null ? Target.submission(kit, submission)
@@ -96,12 +102,14 @@ public final class GradeCommand implements Runnable {
           : "--format " + format + " needs --out FILE: where to write it");
     }
     checkWritable("--out", out);
+    Sandbox confined = sandbox(submission != null);
 
     Console console = new Console();
-    console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s"));
+    console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s")
+        + (confined != null ? ", each in a sandbox (bubblewrap: read-only files, loopback only)" : ""));
     Results results = new Results(kit);
     List<ExerciseReport> reports = new ArrayList<>();
-    try (GradingEngine grader = new GradingEngine(kit, false)) {
+    try (GradingEngine grader = new GradingEngine(kit, false, confined)) {
       for (int i = 0; i < chosen.size(); i++) {
         ExerciseReport r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
         reports.add(r);
@@ -124,6 +132,26 @@ public final class GradeCommand implements Runnable {
       write(out, format.render(board));
       console.line("Report for " + format + " written to " + out);
     }
+  }
+
+  /**
+   * The sandbox to grade in: asked for with --sandbox (refused when this machine has none), or by default for other
+   * people's code, where a missing bubblewrap costs one warning and no grading.
+   */
+  private Sandbox sandbox(boolean othersCode) {
+    boolean wanted = sandbox != null ? sandbox : othersCode;
+    if (!wanted) {
+      return null;
+    }
+    Optional<Sandbox> here = Sandbox.onThisMachine();
+    if (here.isEmpty() && Boolean.TRUE.equals(sandbox)) {
+      throw new UsageError("--sandbox: bubblewrap is missing or cannot make namespaces here (install Debian's "
+          + "bubblewrap package)");
+    }
+    if (here.isEmpty()) {
+      new Console().line(Sandbox.missingWarning());
+    }
+    return here.orElse(null);
   }
 
   private List<Exercise> chosen(Kit kit) {

@@ -29,6 +29,7 @@ public final class GradingEngine implements AutoCloseable {
   private final SourceCompiler compiler = new SourceCompiler();
   private final Originals originals;
   private final boolean debug;
+  private final Sandbox sandbox;
   private final SpareJvms spares = new SpareJvms();
   private final WorkDirs workDirs;
   private volatile ForkedJvm current;
@@ -36,10 +37,16 @@ public final class GradingEngine implements AutoCloseable {
   private volatile Path lastLog;
 
   public GradingEngine(Kit kit, boolean debug) {
+    this(kit, debug, null);
+  }
+
+  /** With {@code sandbox} (null for none), every grading JVM runs confined by it: for other people's code. */
+  public GradingEngine(Kit kit, boolean debug, Sandbox sandbox) {
     this.workDirs = new WorkDirs(kit);
     this.kit = kit;
     this.originals = Originals.of(kit);
     this.debug = debug;
+    this.sandbox = sandbox;
   }
 
   public ExerciseReport grade(Exercise exercise, Target target, Progress progress) {
@@ -193,6 +200,9 @@ public final class GradingEngine implements AutoCloseable {
     List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries(exercise)),
         new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(),
             exercise.title()), ahead ? concat(options, List.of("-D" + GradingJvm.PREWARM + "=true")) : options);
+    if (sandbox != null) {
+      command = sandbox.wrap(command, work);
+    }
     return new WaitingJvm(exercise.id(), target.key(), options, classes, testClasses, reportFile, log,
         ForkedJvm.start(command, log));
   }

@@ -1,0 +1,81 @@
+package io.looplab.cli.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a grading JVM under bubblewrap (Debian's package bubblewrap), for other people's code: since JDK 24 has no
+ * SecurityManager, nothing inside the JVM can stop a submission, so the operating system does. The JVM sees:
+ * <ul>
+ *   <li>the whole file system read-only, except that exercise's own work folder and an empty /tmp of its own, so a
+ *   submission can neither write into the instructor's home folder nor touch another learner's files;</li>
+ *   <li>a network namespace of its own with loopback alone (the graded tests serve and call 127.0.0.1), so it
+ *   reaches nothing outside;</li>
+ *   <li>a PID namespace of its own, so that every thread and process it starts ends with it;</li>
+ *   <li>limits: {@value #ADDRESS_SPACE_KIB} KiB of address space (a JVM reserves much more than it uses, so this
+ *   bounds the heap to a few GiB), and files of at most {@value #FILE_SIZE_KIB} KiB.</li>
+ * </ul>
+ * The number of processes is bounded by the PID namespace's lifetime, not a count: RLIMIT_NPROC does not bind root.
+ */
+public final class Sandbox {
+
+  static final Path BWRAP = Path.of("/usr/bin/bwrap");
+  static final long ADDRESS_SPACE_KIB = 6L * 1024 * 1024;
+  static final long FILE_SIZE_KIB = 256L * 1024;
+
+  private static volatile Optional<Sandbox> probed;
+
+  private final Path bwrap;
+
+  private Sandbox(Path bwrap) {
+    this.bwrap = bwrap;
+  }
+
+  /** The sandbox, when bubblewrap is installed and can make namespaces here (checked once per run). */
+  public static Optional<Sandbox> onThisMachine() {
+    Optional<Sandbox> known = probed;
+    if (known == null) {
+      known = Files.isExecutable(BWRAP) && works(BWRAP) ? Optional.of(new Sandbox(BWRAP)) : Optional.empty();
+      probed = known;
+    }
+    return known;
+  }
+
+  /** The one line said when submissions are graded without it. */
+  public static String missingWarning() {
+    return "Warning: submissions are not sandboxed (no working " + BWRAP + "): their code runs with your rights. "
+        + "Install Debian's bubblewrap package to confine it.";
+  }
+
+  /** {@code command} wrapped so that it runs confined, with {@code writable} the one folder it may change. */
+  List<String> wrap(List<String> command, Path writable) {
+    String dir = writable.toAbsolutePath().normalize().toString();
+    List<String> wrapped = new ArrayList<>(List.of(bwrap.toString(), "--die-with-parent", "--unshare-pid",
+        "--unshare-net", "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+        "--tmpfs", "/tmp", "--bind", dir, dir, "--chdir", dir, "--",
+        "/bin/bash", "-c", "ulimit -v " + ADDRESS_SPACE_KIB + " && ulimit -f " + FILE_SIZE_KIB + " && exec \"$@\"",
+        "sandboxed"));
+    wrapped.addAll(command);
+    return wrapped;
+  }
+
+  private static boolean works(Path bwrap) {
+    try {
+      Process p = new ProcessBuilder(bwrap.toString(), "--die-with-parent", "--unshare-pid", "--unshare-net",
+          "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true").redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}
