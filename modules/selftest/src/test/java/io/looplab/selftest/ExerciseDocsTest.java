@@ -32,6 +32,9 @@ class ExerciseDocsTest {
   private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\| (\\d\\d-[a-z0-9-]+) \\|.*\\| (\\w+) \\|$");
   private static final Pattern NEXT = Pattern.compile("Next: `(\\d\\d-[a-z0-9-]+)`");
   private static final String OTHER_WAYS = "## Other ways to solve it";
+  private static final Pattern FENCED = Pattern.compile("(?s)\n```[a-z]*\n(.*?)\n```");
+  /** A fenced block that is a command to type, not output to quote. */
+  private static final Pattern COMMAND = Pattern.compile("(\\./lab|git|cp|for|mvn|\\$) ");
 
   @Test
   @DisplayName("the README's exercise table says \"ready\" for exactly the exercises the kit has")
@@ -44,6 +47,33 @@ class ExerciseDocsTest {
       }
     }
     assertEquals(ids(), ready, "README.md's exercise table: the rows marked ready should be the folders in exercises/");
+  }
+
+  @TestFactory
+  @DisplayName("the instructor's guide has a section on every exercise, and quotes its README's real output word "
+      + "for word")
+  Stream<DynamicTest> instructorGuideCoversEveryExercise() throws IOException {
+    String guide = Files.readString(kit.root().resolve("docs/instructor-guide.md"));
+    return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
+      int start = guide.indexOf("\n### " + e.id() + "\n");
+      assertTrue(start >= 0, "docs/instructor-guide.md has no section \"### " + e.id() + "\"");
+      Matcher end = Pattern.compile("\n##+ ").matcher(guide);
+      String section = guide.substring(start + 1, end.find(start + 5) ? end.start() : guide.length());
+      Matcher block = FENCED.matcher(section);
+      // Compared line by line without indentation: a README may quote inside a list item, indented.
+      String readme = unindented(readme(e));
+      while (block.find()) {
+        String quoted = unindented(block.group(1));
+        if (!COMMAND.matcher(quoted).lookingAt()) {
+          assertTrue(readme.contains(quoted), "the guide's section on " + e.id() + " quotes output that its README "
+              + "does not show (a README changed, or the quote was edited): " + quoted.lines().findFirst().orElse(""));
+        }
+      }
+    }));
+  }
+
+  private static String unindented(String text) {
+    return text.lines().map(String::strip).collect(Collectors.joining("\n"));
   }
 
   @TestFactory
