@@ -98,12 +98,22 @@ public final class GradingEngine implements AutoCloseable {
     ForkedJvm jvm = waiting.jvm();
     Path reportFile = waiting.reportFile();
     try {
+      Optional<String> refused = SubmissionCheck.problemWith(mainDir);
+      if (refused.isPresent()) {
+        jvm.cancel();
+        return compileError(exercise, "Refused before compiling: " + refused.get() + ".");
+      }
       progress.update(exercise, "compiling");
       SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
           waiting.classes(), libraries);
       if (!compiledMain.ok()) {
         jvm.cancel();
         return compileError(exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
+      }
+      Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(waiting.classes());
+      if (refusedClass.isPresent()) {
+        jvm.cancel();
+        return compileError(exercise, "Refused after compiling: " + refusedClass.get() + ".");
       }
       SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), waiting.testClasses(),
           concat(List.of(waiting.classes()), libraries));
