@@ -2,6 +2,7 @@ package io.looplab.cli.engine;
 
 import io.looplab.grader.internal.runner.GradingJvm;
 import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.looplab.grader.internal.scoring.InFlightReport;
 
 import java.io.IOException;
@@ -143,6 +144,13 @@ public final class GradingEngine implements AutoCloseable {
     } else if (written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0) {
       report.crashed(outcome.exitCode(), outcome.droppedBytes(), waiting.log(), running);
     }
+    if (outcome.droppedBytes() > 0 && report.status() != ExerciseStatus.CRASHED) {
+      report.addNote("The code printed more than the log keeps: " + outcome.droppedBytes() + " bytes of output were "
+          + "dropped (" + waiting.log() + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
+    }
+    firstLineWith(waiting.log(), "java.lang.OutOfMemoryError").ifPresent(line -> report.addNote("The code ran out "
+        + "of memory: " + line.strip() + " (in " + waiting.log() + "). Something keeps growing: a list, a queue, a "
+        + "map that is never emptied."));
     if (note != null) {
       report.addNote(note);
     }
@@ -237,6 +245,15 @@ public final class GradingEngine implements AutoCloseable {
               + ") and the original could not be recovered (" + tests.whyNot() + "): this grade used the changed tests.");
     }
     return notes.isEmpty() ? null : String.join(" ", notes);
+  }
+
+  /** The first line of {@code log} that contains {@code text}: the log is capped, so this reads at most 1 MiB. */
+  private static Optional<String> firstLineWith(Path log, String text) {
+    try (Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+      return lines.filter(l -> l.contains(text)).findFirst();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return Optional.empty();
+    }
   }
 
   private static String more(SourceCompiler.Result r) {
