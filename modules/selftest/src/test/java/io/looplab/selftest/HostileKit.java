@@ -21,6 +21,24 @@ final class HostileKit {
   private HostileKit() {
   }
 
+  private static Kit shared;
+
+  /**
+   * The one copy that the test classes sharing the "hostile NAME" gradings ({@link #startGrading}) all use, so that
+   * those gradings' work files are in the kit that each of them looks in, whichever class started them. It lives in
+   * this module's target/, which a clean build empties.
+   */
+  static synchronized Kit shared() throws IOException {
+    if (shared == null) {
+      Path dir = Path.of("target", "hostile-kit").toAbsolutePath();
+      if (Files.exists(dir)) {
+        io.looplab.cli.engine.FileTrees.delete(dir);
+      }
+      shared = copyTo(dir);
+    }
+    return shared;
+  }
+
   /** A copy of the kit in {@code dir}, with the libraries of a real exercise: ready to grade. */
   static Kit copyTo(Path dir) throws IOException {
     copy(resource("hostile-kit"), dir);

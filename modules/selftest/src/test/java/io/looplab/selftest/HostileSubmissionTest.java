@@ -8,7 +8,6 @@ import io.looplab.grader.internal.scoring.TestReport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,14 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HostileSubmissionTest {
 
-  @TempDir
-  static Path work;
-
   static Kit kit;
 
   @BeforeAll
   static void copyKit() throws IOException {
-    kit = HostileKit.copyTo(work.resolve("kit"));
+    kit = HostileKit.shared();
     for (String submission : List.of("sleeps-5ms-on-loop", "spins-100ms-on-loop", "loops-forever",
         "calls-system-exit", "does-not-compile", "floods-output")) {
       HostileKit.startGrading(kit, submission);
