@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,18 +47,11 @@ class HandoutTest {
     handout = work.resolve("loop-lab-handout");
     status = Lab.execute("handout", handout.toString());
     if (status == 0) {
-      Kit learners = withBuiltClasspath(Kit.at(handout), FIRST);
+      HostileKit.borrowClasspath(FIRST, handout, FIRST.id());
+      Kit learners = Kit.at(handout);
       Gradings.start("handout stub " + FIRST.id(), () -> new GradingEngine(learners, false)
           .grade(learners.find(FIRST.id()), Target.exercises(learners), (e, doing) -> { }));
     }
-  }
-
-  /** The class path file the handout's first `./lab` run would write with Maven, taken from this kit's build. */
-  private static Kit withBuiltClasspath(Kit learners, Exercise exercise) throws IOException {
-    Path to = learners.root().resolve("exercises").resolve(exercise.id()).resolve("target/lab-classpath.txt");
-    Files.createDirectories(to.getParent());
-    Files.copy(exercise.classpathFile(), to, StandardCopyOption.REPLACE_EXISTING);
-    return Kit.at(handout);
   }
 
   @Test

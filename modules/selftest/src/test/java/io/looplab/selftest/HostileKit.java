@@ -42,11 +42,18 @@ final class HostileKit {
   /** A copy of the kit in {@code dir}, with the libraries of a real exercise: ready to grade. */
   static Kit copyTo(Path dir) throws IOException {
     copy(resource("hostile-kit"), dir);
-    Path classpath = Kit.locate().root().resolve("exercises/02-blocking-calls/target/lab-classpath.txt");
-    Path dest = dir.resolve("exercises/01-smoke/target/lab-classpath.txt");
-    Files.createDirectories(dest.getParent());
-    Files.copy(classpath, dest, StandardCopyOption.REPLACE_EXISTING);
+    borrowClasspath(Kit.locate().find("02-blocking-calls"), dir, "01-smoke");
     return Kit.at(dir);
+  }
+
+  /**
+   * Gives exercise {@code id} of the kit at {@code root} the class path file that Maven wrote for {@code built} in
+   * this kit: what a kit's first `./lab` run would write, without running Maven again.
+   */
+  static void borrowClasspath(io.looplab.cli.engine.Exercise built, Path root, String id) throws IOException {
+    Path dest = root.resolve("exercises").resolve(id).resolve("target/lab-classpath.txt");
+    Files.createDirectories(dest.getParent());
+    Files.copy(built.classpathFile(), dest, StandardCopyOption.REPLACE_EXISTING);
   }
 
   /**

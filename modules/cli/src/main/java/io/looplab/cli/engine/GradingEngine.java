@@ -101,26 +101,22 @@ public final class GradingEngine implements AutoCloseable {
     try {
       Optional<String> refused = SubmissionCheck.problemWith(mainDir);
       if (refused.isPresent()) {
-        jvm.cancel();
-        return compileError(exercise, "Refused before compiling: " + refused.get() + ".");
+        return notRun(jvm, exercise, "Refused before compiling: " + refused.get() + ".");
       }
       progress.update(exercise, "compiling");
       SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
           waiting.classes(), libraries);
       if (!compiledMain.ok()) {
-        jvm.cancel();
-        return compileError(exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
+        return notRun(jvm, exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
       }
       Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(waiting.classes());
       if (refusedClass.isPresent()) {
-        jvm.cancel();
-        return compileError(exercise, "Refused after compiling: " + refusedClass.get() + ".");
+        return notRun(jvm, exercise, "Refused after compiling: " + refusedClass.get() + ".");
       }
       SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), waiting.testClasses(),
           concat(List.of(waiting.classes()), libraries));
       if (!compiledTests.ok()) {
-        jvm.cancel();
-        return compileError(exercise, "The graded tests do not compile against your code: "
+        return notRun(jvm, exercise, "The graded tests do not compile against your code: "
             + compiledTests.firstError() + more(compiledTests) + ". Keep the stub's public classes and method signatures.");
       }
       progress.update(exercise, "starting the tests");
@@ -258,6 +254,12 @@ public final class GradingEngine implements AutoCloseable {
 
   private static String more(SourceCompiler.Result r) {
     return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
+  }
+
+  /** Lets the waiting JVM go without running anything, and reports why the exercise was not graded. */
+  private ExerciseReport notRun(ForkedJvm jvm, Exercise exercise, String message) throws InterruptedException {
+    jvm.cancel();
+    return compileError(exercise, message);
   }
 
   private ExerciseReport compileError(Exercise exercise, String message) {

@@ -28,6 +28,10 @@ public final class Sandbox {
   static final long ADDRESS_SPACE_KIB = 6L * 1024 * 1024;
   static final long FILE_SIZE_KIB = 256L * 1024;
 
+  /** The namespaces and mounts of every sandboxed JVM, and of the probe that checks bubblewrap can make them. */
+  private static final List<String> NAMESPACES = List.of("--die-with-parent", "--unshare-pid", "--unshare-net",
+      "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+
   private static volatile Optional<Sandbox> probed;
 
   private final Path bwrap;
@@ -55,9 +59,9 @@ public final class Sandbox {
   /** {@code command} wrapped so that it runs confined, with {@code writable} the one folder it may change. */
   List<String> wrap(List<String> command, Path writable) {
     String dir = writable.toAbsolutePath().normalize().toString();
-    List<String> wrapped = new ArrayList<>(List.of(bwrap.toString(), "--die-with-parent", "--unshare-pid",
-        "--unshare-net", "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-        "--tmpfs", "/tmp", "--bind", dir, dir, "--chdir", dir, "--",
+    List<String> wrapped = new ArrayList<>(List.of(bwrap.toString()));
+    wrapped.addAll(NAMESPACES);
+    wrapped.addAll(List.of("--tmpfs", "/tmp", "--bind", dir, dir, "--chdir", dir, "--",
         "/bin/bash", "-c", "ulimit -v " + ADDRESS_SPACE_KIB + " && ulimit -f " + FILE_SIZE_KIB + " && exec \"$@\"",
         "sandboxed"));
     wrapped.addAll(command);
@@ -66,8 +70,10 @@ public final class Sandbox {
 
   private static boolean works(Path bwrap) {
     try {
-      Process p = new ProcessBuilder(bwrap.toString(), "--die-with-parent", "--unshare-pid", "--unshare-net",
-          "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true").redirectErrorStream(true).start();
+      List<String> probe = new ArrayList<>(List.of(bwrap.toString()));
+      probe.addAll(NAMESPACES);
+      probe.add("true");
+      Process p = new ProcessBuilder(probe).redirectErrorStream(true).start();
       p.getOutputStream().close();
       p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
       return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;

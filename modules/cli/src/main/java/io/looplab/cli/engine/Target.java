@@ -51,8 +51,13 @@ public final class Target {
       throw new UsageError("--submission " + dir + ": " + problem.get());
     }
     Path given = dir.toAbsolutePath().normalize();
-    Path root = Files.isDirectory(given.resolve("exercises")) ? given.resolve("exercises") : given;
-    return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()), inFolder(root));
+    return new Target(dir.toString(), "submission-" + Integer.toHexString(given.toString().hashCode()),
+        inFolder(exercisesIn(given)));
+  }
+
+  /** A submission's folder of exercises: its exercises/ when it is a whole kit, else the folder itself. */
+  private static Path exercisesIn(Path given) {
+    return Files.isDirectory(given.resolve("exercises")) ? given.resolve("exercises") : given;
   }
 
   /** Why {@code dir} cannot be graded as a submission ("no such folder", ...), or empty when it can. */
@@ -65,7 +70,7 @@ public final class Target {
       return Optional.of("not a folder (expected the layout of exercises/, e.g. " + dir
           + "/02-blocking-calls/src/main/java)");
     }
-    Path root = Files.isDirectory(given.resolve("exercises")) ? given.resolve("exercises") : given;
+    Path root = exercisesIn(given);
     if (kit.exercises().stream().noneMatch(e -> Files.isDirectory(root.resolve(e.id())))) {
       String example = kit.exercises().isEmpty() ? "NN-slug" : kit.exercises().get(0).id();
       return Optional.of("no exercise folder in it (expected folders such as " + example
