@@ -3,6 +3,7 @@ package io.looplab.cli.commands;
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
+import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
@@ -42,6 +43,10 @@ public final class CheckCommand implements Runnable {
     Kit kit = Kit.locate();
     Exercise exercise = kit.find(id);
     Console console = new Console();
+    if (!exercise.runsHere()) {
+      console.line(JavaRuntimes.missing(exercise) + ".");
+      return;
+    }
     if (debug) {
       console.line("Debug mode: stall detection is off (a breakpoint would look like a stall) and the time limit is "
           + DEBUG_MINUTES + " minutes. Blocking calls are still reported.");

@@ -3,6 +3,7 @@ package io.looplab.cli.commands;
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
+import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Sandbox;
@@ -89,13 +90,12 @@ public final class GradeCommand implements Runnable {
         throw new UsageError("--class writes its own reports into --out (class.csv, index.html, learners/*.json): "
             + (json != null ? "--json" : "--format") + " works with one target");
       }
-      ClassGradeRun.run(kit, classDir, chosen(kit), out,
+      ClassGradeRun.run(kit, classDir, gradableHere(chosen(kit), new Console()), out,
           jobs != null ? jobs : Runtime.getRuntime().availableProcessors(), sandbox(true));
       return;
     }
     Target target = solutions ? Target.solutions(kit) : submission != null ? Target.submission(kit, submission)
         : Target.exercises(kit);
-    List<Exercise> chosen = chosen(kit);
     checkWritable("--json", json);
     if ((format == null) != (out == null)) {
       throw new UsageError(format == null ? "--out needs --format (exercism, gradescope or junit)"
@@ -105,6 +105,7 @@ public final class GradeCommand implements Runnable {
     Sandbox confined = sandbox(submission != null);
 
     Console console = new Console();
+    List<Exercise> chosen = gradableHere(chosen(kit), console);
     console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s")
         + (confined != null ? ", each in a sandbox (bubblewrap: read-only files, loopback only)" : ""));
     Results results = new Results(kit);
@@ -156,6 +157,16 @@ public final class GradeCommand implements Runnable {
 
   private List<Exercise> chosen(Kit kit) {
     return only.isEmpty() ? kit.exercises() : only.stream().distinct().map(kit::find).toList();
+  }
+
+  /** The exercises this machine can grade; one line for each that needs a newer JDK than it has. */
+  static List<Exercise> gradableHere(List<Exercise> exercises, Console console) {
+    for (Exercise e : exercises) {
+      if (!e.runsHere()) {
+        console.line("Not graded: " + JavaRuntimes.missing(e) + ".");
+      }
+    }
+    return exercises.stream().filter(Exercise::runsHere).toList();
   }
 
   private static void write(Path file, String text) {

@@ -2,6 +2,7 @@ package io.looplab.cli.commands;
 
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.grader.internal.scoring.ExerciseReport;
@@ -32,7 +33,9 @@ public final class ListCommand implements Runnable {
     for (Exercise e : kit.exercises()) {
       Optional<ExerciseReport> latest = results.latest(e);
       String state;
-      if (latest.isEmpty()) {
+      if (!e.runsHere()) {
+        state = "needs JDK " + e.minimumJava() + " or newer (this is JDK " + JavaRuntimes.current() + ")";
+      } else if (latest.isEmpty()) {
         state = "not checked yet";
       } else {
         ExerciseReport r = latest.get();
@@ -44,7 +47,7 @@ public final class ListCommand implements Runnable {
             + (results.changedSince(e) ? " (edited since)" : "");
       }
       boolean complete = latest.map(ExerciseReport::isComplete).orElse(false);
-      if (!complete && next == null) {
+      if (!complete && next == null && e.runsHere()) {
         next = e;
       }
       String mark = complete ? console.mark(true) : "·";

@@ -2,6 +2,7 @@ package io.looplab.cli.commands;
 
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import picocli.CommandLine.Command;
@@ -34,9 +35,13 @@ public final class WatchCommand implements Runnable {
   public void run() {
     Kit kit = Kit.locate();
     Results results = new Results(kit);
-    Exercise first = id != null ? kit.find(id) : kit.exercises().stream()
+    Exercise first = id != null ? kit.find(id) : kit.exercises().stream().filter(Exercise::runsHere)
         .filter(e -> results.latest(e).map(r -> !r.isComplete()).orElse(true)).findFirst()
         .orElse(kit.exercises().get(0));
+    if (!first.runsHere()) {
+      new Console().line(JavaRuntimes.missing(first) + ".");
+      return;
+    }
     watch(kit, first, new Console(), System.in, timing, stay);
   }
 

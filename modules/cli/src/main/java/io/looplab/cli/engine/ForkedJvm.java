@@ -26,10 +26,13 @@ final class ForkedJvm {
   record Outcome(boolean timedOut, int exitCode, long droppedBytes) {
   }
 
-  /** The grading JVM's command line: its flags, then {@code options}, the class path, the runner and its arguments. */
-  static List<String> command(List<Path> classpath, GradingJvm.Arguments args, List<String> options) {
+  /**
+   * The grading JVM's command line: the {@code launcher} (a java), its flags, then {@code options}, the class path,
+   * the runner and its arguments.
+   */
+  static List<String> command(Path launcher, List<Path> classpath, GradingJvm.Arguments args, List<String> options) {
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add(launcher.toString());
     cmd.addAll(GradingJvm.flags());
     cmd.addAll(options);
     cmd.add("-cp");

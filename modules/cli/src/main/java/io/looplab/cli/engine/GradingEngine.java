@@ -150,6 +150,10 @@ public final class GradingEngine implements AutoCloseable {
     if (note != null) {
       report.addNote(note);
     }
+    if (exercise.minimumJava() > JavaRuntimes.current()) {
+      report.addNote("Graded on " + java(exercise) + ": this exercise needs JDK " + exercise.minimumJava()
+          + " or newer, and the kit runs on JDK " + JavaRuntimes.current() + ".");
+    }
     return report;
   }
 
@@ -211,7 +215,7 @@ public final class GradingEngine implements AutoCloseable {
     Path testClasses = Files.createDirectories(work.resolve("test-classes"));
     Path reportFile = work.resolve("report.json");
     Path log = work.resolve("output.log");
-    List<String> command = ForkedJvm.command(concat(List.of(testClasses, classes), libraries(exercise)),
+    List<String> command = ForkedJvm.command(java(exercise), concat(List.of(testClasses, classes), libraries(exercise)),
         new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(),
             exercise.title()), ahead ? concat(options, List.of("-D" + GradingJvm.PREWARM + "=true")) : options);
     if (sandbox != null) {
@@ -297,7 +301,7 @@ public final class GradingEngine implements AutoCloseable {
           concat(List.of(classes), libraries)).ok()) {
         throw new IllegalStateException("the kit's own stub or tests for " + exercise.id() + " do not compile");
       }
-      ForkedJvm.run(ForkedJvm.command(concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
+      ForkedJvm.run(ForkedJvm.command(java(exercise), concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
           GradingJvm.Mode.PLAN_ONLY, testClasses, reportFile, exercise.id(), exercise.title()), List.of()),
           dir.resolve("output.log"), 60, left -> { });
       return InFlightReport.read(reportFile).map(InFlightReport::report).orElseThrow(() -> new IllegalStateException(
@@ -313,6 +317,11 @@ public final class GradingEngine implements AutoCloseable {
   private static String testingLine(Path reportFile) {
     return InFlightReport.read(reportFile).map(r -> "testing " + r.done() + "/" + r.report().tests().size()
         + (r.running() == null ? "" : ": " + r.running())).orElse("starting the tests");
+  }
+
+  /** The java that runs its JVMs; a caller checks {@link Exercise#runsHere()} first. */
+  private static Path java(Exercise exercise) {
+    return exercise.java().orElseThrow(() -> new UsageError(JavaRuntimes.missing(exercise)));
   }
 
   private List<Path> libraries(Exercise exercise) throws IOException {

@@ -59,12 +59,15 @@ public final class Kit {
     return ExerciseLookup.find(exercises, name);
   }
 
-  /** The first exercise after {@code exercise}, in course order, for which {@code notDone} holds. */
+  /**
+   * The first exercise after {@code exercise}, in course order, for which {@code notDone} holds and that this machine
+   * can grade (see {@link Exercise#runsHere()}).
+   */
   public Optional<Exercise> nextAfter(Exercise exercise, Predicate<Exercise> notDone) {
     int from = exercises.indexOf(exercise);
     return IntStream.range(1, exercises.size() + 1)
         .mapToObj(i -> exercises.get((from + i) % exercises.size()))
-        .filter(e -> !e.equals(exercise) && notDone.test(e)).findFirst();
+        .filter(e -> !e.equals(exercise) && e.runsHere() && notDone.test(e)).findFirst();
   }
 
   /** Where compiled classes, reports and logs go: inside the kit, ignored by git. */

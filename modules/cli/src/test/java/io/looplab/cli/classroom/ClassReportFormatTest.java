@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What class.csv and index.html say about a class, from results made up here (no grading). */
 class ClassReportFormatTest {
 
-  private static final Exercise ONE = new Exercise("01-one", "One", Path.of("01-one"), 30, List.of(), List.of());
-  private static final Exercise TWO = new Exercise("02-two", "Two", Path.of("02-two"), 30, List.of(), List.of());
+  private static final Exercise ONE = new Exercise("01-one", "One", Path.of("01-one"), 30, List.of(), List.of(), 17);
+  private static final Exercise TWO = new Exercise("02-two", "Two", Path.of("02-two"), 30, List.of(), List.of(), 17);
 
   /** A learner who lost the tests named in {@code lost}, each with the message "lost NAME". */
   private static LearnerResult learner(String name, String... lost) {
