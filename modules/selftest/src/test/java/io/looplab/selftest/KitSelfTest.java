@@ -2,6 +2,7 @@ package io.looplab.selftest;
 
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
+import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Target;
@@ -20,6 +21,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -64,24 +67,63 @@ class KitSelfTest {
     }
     for (int i = 0; i < all.size(); i++) {
       Exercise e = all.get(i);
+      String position = "[self-test " + (i + 1) + "/" + all.size() + "] ";
+      if (!e.runsHere()) {
+        System.out.println(position + e.id() + ": not graded: " + JavaRuntimes.missing(e));
+        continue;
+      }
       Path solution = kit.root().resolve("solutions").resolve(e.id());
-      List<String> names = new ArrayList<>();
+      Map<String, GradingEngine.Job> jobs = new LinkedHashMap<>();
       if (kit.hasSolutions()) {
-        names.add(Gradings.start("solution " + e.id(), () -> grade(e, Target.solutions(kit), List.of())));
+        jobs.put("solution " + e.id(), new GradingEngine.Job(Target.solutions(kit), List.of()));
       }
-      for (Variant alternative : Variant.of(solution, Variant.Kind.ALTERNATIVE)) {
+      // On an older JDK, an exercise that needs a newer one runs on a JDK found on the machine: its solution and
+      // stub prove that path; its variants are checked where the kit runs on a new enough JDK (.ci/run: JDK 25).
+      boolean variants = e.minimumJava() <= JavaRuntimes.current();
+      if (!variants) {
+        System.out.println(position + e.id() + ": needs JDK " + e.minimumJava() + ", graded on " + e.java().orElseThrow()
+            + ": its solution and stub only (its alternatives and mutants are checked on JDK " + e.minimumJava()
+            + " or newer)");
+      }
+      for (Variant alternative : variants ? Variant.of(solution, Variant.Kind.ALTERNATIVE) : List.<Variant>of()) {
         alternatives.add(alternative);
-        names.add(Gradings.start(alternative.label(), () -> grade(e, submissionOf(alternative), List.of())));
+        jobs.put(alternative.label(), new GradingEngine.Job(submissionOf(alternative), List.of()));
       }
-      for (Variant mutant : Variant.of(solution, Variant.Kind.MUTANT)) {
+      for (Variant mutant : variants ? Variant.of(solution, Variant.Kind.MUTANT) : List.<Variant>of()) {
         mutants.add(mutant);
         // Only the test the mutant must fail: the others would pass or fail for reasons the mutant is not about.
-        names.add(Gradings.start(mutant.label(), () -> grade(e, submissionOf(mutant), List.of(mutant.test()))));
+        jobs.put(mutant.label(), new GradingEngine.Job(submissionOf(mutant), List.of(mutant.test())));
       }
-      names.add(Gradings.start("stub " + e.id(), () -> grade(e, Target.originalStubs(kit), List.of())));
-      String position = "[self-test " + (i + 1) + "/" + all.size() + "] ";
+      jobs.put("stub " + e.id(), new GradingEngine.Job(Target.originalStubs(kit), List.of()));
+      List<String> names = start(e, jobs);
       Gradings.whenDone(names, (reports, seconds) -> System.out.println(position + progressLine(e, reports, seconds)));
     }
+  }
+
+  /**
+   * Starts an exercise's gradings: by default in shared JVMs, its jobs split between {@link Gradings#parallel()}
+   * of them (the kit's own variants are trusted code, see GradingEngine.gradeTogether); with
+   * -Dlooplab.selftest.shared=false each in a JVM of its own, exactly as ./lab grade does, to compare.
+   */
+  private static List<String> start(Exercise e, Map<String, GradingEngine.Job> jobs) {
+    List<String> names = new ArrayList<>(jobs.keySet());
+    if (!Boolean.parseBoolean(System.getProperty("looplab.selftest.shared", "true"))) {
+      for (String name : names) {
+        GradingEngine.Job job = jobs.get(name);
+        Gradings.start(name, () -> grade(e, job.target(), job.onlyTests()));
+      }
+      return names;
+    }
+    int parts = Math.min(Gradings.parallel(), names.size());
+    for (int part = 0; part < parts; part++) {
+      List<String> mine = new ArrayList<>();
+      for (int k = part; k < names.size(); k += parts) {
+        mine.add(names.get(k));
+      }
+      List<GradingEngine.Job> together = mine.stream().map(jobs::get).toList();
+      Gradings.startTogether(mine, () -> new GradingEngine(kit, false).gradeTogether(e, together));
+    }
+    return names;
   }
 
   private static Target submissionOf(Variant variant) throws IOException {
@@ -141,6 +183,7 @@ class KitSelfTest {
   @DisplayName("every reference solution gets full marks")
   Stream<DynamicTest> solutionsGetFullMarks() {
     return exercises().stream().filter(e -> kit.hasSolutions()).map(e -> dynamicTest(e.id(), () -> {
+      Assumptions.assumeTrue(e.runsHere(), () -> JavaRuntimes.missing(e));
       ExerciseReport r = Gradings.result("solution " + e.id());
       assertTrue(r.max() > 0, e.id() + " has no graded tests");
       assertEquals(r.max(), r.points(), e.id() + " solution lost points:" + failures(r));
@@ -154,6 +197,7 @@ class KitSelfTest {
       Originals.Copy stub = originals.of(e, Originals.Part.STUB);
       Assumptions.assumeTrue(stub.recovered(), () -> e.id() + ": not checked, because the working copy of its stub was "
           + "changed and the original cannot be recovered (" + stub.whyNot() + ")");
+      Assumptions.assumeTrue(e.runsHere(), () -> JavaRuntimes.missing(e));
       ExerciseReport r = Gradings.result("stub " + e.id());
       assertTrue(r.points() < r.max(), e.id() + " stub already has full marks: a stub must fail its tests");
       assertNotEquals(ExerciseStatus.COMPILE_ERROR, r.status(), e.id() + " stub does not compile: " + r.message());

@@ -83,6 +83,18 @@ final class ForkedJvm {
     }
   }
 
+  /** Writes one line to a serving JVM's standard input and keeps it open; false when the JVM is gone. */
+  boolean tell(String line) {
+    try {
+      OutputStream in = process.getOutputStream();
+      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private void say(String word) {
     try (OutputStream in = process.getOutputStream()) {
       in.write((word + "\n").getBytes(StandardCharsets.UTF_8));

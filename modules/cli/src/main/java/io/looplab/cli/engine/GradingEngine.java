@@ -90,34 +90,13 @@ public final class GradingEngine implements AutoCloseable {
 
   private ExerciseReport gradeIn(WaitingJvm waiting, Exercise exercise, Target target, Progress progress)
       throws IOException, InterruptedException {
-    Optional<Path> given = target.mainDir(exercise);
-    Originals.Copy main = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
-    Path mainDir = given.isPresent() ? given.get() : main.dir();
-    Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
-    String note = notes(main, tests);
-    List<Path> libraries = libraries(exercise);
     ForkedJvm jvm = waiting.jvm();
-    Path reportFile = waiting.reportFile();
+    Sources sources = sources(exercise, target);
     try {
-      Optional<String> refused = SubmissionCheck.problemWith(mainDir);
-      if (refused.isPresent()) {
-        return notRun(jvm, exercise, "Refused before compiling: " + refused.get() + ".");
-      }
-      progress.update(exercise, "compiling");
-      SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
-          waiting.classes(), libraries);
-      if (!compiledMain.ok()) {
-        return notRun(jvm, exercise, "Your code does not compile: " + compiledMain.firstError() + more(compiledMain));
-      }
-      Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(waiting.classes());
-      if (refusedClass.isPresent()) {
-        return notRun(jvm, exercise, "Refused after compiling: " + refusedClass.get() + ".");
-      }
-      SourceCompiler.Result compiledTests = compiler.compile(tests.java(), tests.resources(), waiting.testClasses(),
-          concat(List.of(waiting.classes()), libraries));
-      if (!compiledTests.ok()) {
-        return notRun(jvm, exercise, "The graded tests do not compile against your code: "
-            + compiledTests.firstError() + more(compiledTests) + ". Keep the stub's public classes and method signatures.");
+      Optional<ExerciseReport> notRun = compile(exercise, sources, waiting.classes(), waiting.testClasses(), progress);
+      if (notRun.isPresent()) {
+        jvm.cancel();
+        return notRun.get();
       }
       progress.update(exercise, "starting the tests");
       jvm.go();
@@ -125,28 +104,157 @@ public final class GradingEngine implements AutoCloseable {
       jvm.kill();
       throw e;
     }
-    long limit = debug ? 1800 : exercise.timeoutSeconds();
-    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(reportFile)));
+    long limit = limit(exercise);
+    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(waiting.reportFile())));
     if (cancelled) {
       ExerciseReport stopped = new ExerciseReport(exercise.id(), exercise.title(), List.of());
       stopped.addNote("Stopped before it finished: a newer grading replaced it.");
       return stopped;
     }
+    return conclude(exercise, sources, waiting.reportFile(), waiting.log(), outcome, limit);
+  }
+
+  /** One grading of {@link #gradeTogether}: a target, and the test methods to run (all when empty). */
+  public record Job(Target target, List<String> onlyTests) {
+  }
+
+  /**
+   * Grades several targets of one exercise, job after job in one JVM (the runner's serve mode), each job's classes
+   * in a class loader of their own: a JVM's start and the guard's install are paid once, not once per grading. Each
+   * report is the one {@link #grade} would give. A job that runs out of time, ends the JVM or leaves a thread
+   * running ends that JVM; the next job gets a new one.
+   *
+   * <p>Only for the kit's own variants (the self-test's solutions, alternatives, mutants and stubs): a JVM shared by
+   * several gradings does not keep them apart the way a JVM each does, so a learner's code is never graded this way.
+   */
+  public List<ExerciseReport> gradeTogether(Exercise exercise, List<Job> jobs) {
+    List<ExerciseReport> reports = new ArrayList<>();
+    ServingJvm jvm = null;
+    try {
+      for (Job job : jobs) {
+        Path work = freshDir(workDirs.next(exercise, job.target()));
+        Path classes = Files.createDirectories(work.resolve("classes"));
+        Path testClasses = Files.createDirectories(work.resolve("test-classes"));
+        Sources sources = sources(exercise, job.target());
+        Optional<ExerciseReport> notRun = compile(exercise, sources, classes, testClasses, (e, d) -> { });
+        if (notRun.isPresent()) {
+          reports.add(notRun.get());
+          continue;
+        }
+        if (jvm == null) {
+          jvm = startServing(exercise);
+        }
+        GradingJvm.Job line = new GradingJvm.Job(classes, testClasses, work.resolve("report.json"), job.onlyTests());
+        long limit = limit(exercise);
+        ServingJvm.Ending ending = jvm.run(line, limit);
+        ForkedJvm.Outcome outcome = switch (ending) {
+          case NEXT, END -> new ForkedJvm.Outcome(false, 0, 0);
+          case JVM_ENDED -> jvm.ended();
+          case TIME_LIMIT -> new ForkedJvm.Outcome(true, -1, jvm.ended().droppedBytes());
+        };
+        if (ending == ServingJvm.Ending.END) {
+          jvm.ended();
+        }
+        reports.add(conclude(exercise, sources, line.reportFile(), jvm.log(), outcome, limit));
+        if (ending != ServingJvm.Ending.NEXT) {
+          jvm = null;
+        }
+      }
+      return reports;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } finally {
+      if (jvm != null) {
+        try {
+          jvm.close();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  private ServingJvm startServing(Exercise exercise) throws IOException {
+    // Several engines may serve the same exercise at once (the self-test splits its gradings): a folder each.
+    Path work = Files.createTempDirectory(Files.createDirectories(kit.workDir().resolve("serve")), exercise.id() + "-");
+    Path log = work.resolve("output.log");
+    List<String> command = ForkedJvm.command(java(exercise), libraries(exercise), new GradingJvm.Arguments(
+        GradingJvm.Mode.SERVE, work, work, exercise.id(), exercise.title()), options(exercise, List.of()));
+    return new ServingJvm(ForkedJvm.start(command, log), log);
+  }
+
+  /** Where a grading's code and tests come from: the target's own code, or the kit's original stub, and the tests. */
+  private record Sources(Path mainDir, Originals.Copy stub, Originals.Copy tests) {
+  }
+
+  private Sources sources(Exercise exercise, Target target) {
+    Optional<Path> given = target.mainDir(exercise);
+    Originals.Copy stub = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
+    return new Sources(given.isPresent() ? given.get() : stub.dir(), stub, originals.of(exercise, Originals.Part.TESTS));
+  }
+
+  /**
+   * Checks and compiles the code, then the kit's tests against it; the report of why the tests cannot run, or empty
+   * when they can.
+   */
+  private Optional<ExerciseReport> compile(Exercise exercise, Sources sources, Path classes, Path testClasses,
+      Progress progress) throws IOException {
+    List<Path> libraries = libraries(exercise);
+    Path mainDir = sources.mainDir();
+    Optional<String> refused = SubmissionCheck.problemWith(mainDir);
+    if (refused.isPresent()) {
+      return Optional.of(compileError(exercise, "Refused before compiling: " + refused.get() + "."));
+    }
+    progress.update(exercise, "compiling");
+    SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
+        classes, libraries);
+    if (!compiledMain.ok()) {
+      return Optional.of(compileError(exercise, "Your code does not compile: " + compiledMain.firstError()
+          + more(compiledMain)));
+    }
+    Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(classes);
+    if (refusedClass.isPresent()) {
+      return Optional.of(compileError(exercise, "Refused after compiling: " + refusedClass.get() + "."));
+    }
+    SourceCompiler.Result compiledTests = compiler.compile(sources.tests().java(), sources.tests().resources(),
+        testClasses, concat(List.of(classes), libraries));
+    if (!compiledTests.ok()) {
+      return Optional.of(compileError(exercise, "The graded tests do not compile against your code: "
+          + compiledTests.firstError() + more(compiledTests) + ". Keep the stub's public classes and method signatures."));
+    }
+    return Optional.empty();
+  }
+
+  private long limit(Exercise exercise) {
+    return debug ? 1800 : exercise.timeoutSeconds();
+  }
+
+  /** The report, from what the grading JVM wrote and how it ended, with every note the grading calls for. */
+  private ExerciseReport conclude(Exercise exercise, Sources sources, Path reportFile, Path log,
+      ForkedJvm.Outcome outcome, long limit) {
     Optional<InFlightReport> written = InFlightReport.read(reportFile);
     ExerciseReport report = written.map(InFlightReport::report).orElseGet(() -> plan(exercise));
     String running = written.map(InFlightReport::running).orElse(null);
+    boolean endedEarly = written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0;
     if (outcome.timedOut()) {
       report.stoppedAtTimeLimit(limit, running);
-    } else if (written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0) {
-      report.crashed(outcome.exitCode(), outcome.droppedBytes(), waiting.log(), running);
+    } else if (endedEarly) {
+      report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
     }
     if (outcome.droppedBytes() > 0 && report.status() != ExerciseStatus.CRASHED) {
       report.addNote("The code printed more than the log keeps: " + outcome.droppedBytes() + " bytes of output were "
-          + "dropped (" + waiting.log() + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
+          + "dropped (" + log + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
     }
-    firstLineWith(waiting.log(), "java.lang.OutOfMemoryError").ifPresent(line -> report.addNote("The code ran out "
-        + "of memory: " + line.strip() + " (in " + waiting.log() + "). Something keeps growing: a list, a queue, a "
+    // Only a JVM that ended early can have run out of memory: it exits on OutOfMemoryError (looplab.argLine).
+    Optional<String> outOfMemory = endedEarly || outcome.timedOut()
+        ? firstLineWith(log, "java.lang.OutOfMemoryError") : Optional.empty();
+    outOfMemory.ifPresent(line -> report.addNote("The code ran out "
+        + "of memory: " + line.strip() + " (in " + log + "). Something keeps growing: a list, a queue, a "
         + "map that is never emptied."));
+    String note = notes(sources.stub(), sources.tests());
     if (note != null) {
       report.addNote(note);
     }
@@ -258,12 +366,6 @@ public final class GradingEngine implements AutoCloseable {
 
   private static String more(SourceCompiler.Result r) {
     return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
-  }
-
-  /** Lets the waiting JVM go without running anything, and reports why the exercise was not graded. */
-  private ExerciseReport notRun(ForkedJvm jvm, Exercise exercise, String message) throws InterruptedException {
-    jvm.cancel();
-    return compileError(exercise, message);
   }
 
   private ExerciseReport compileError(Exercise exercise, String message) {

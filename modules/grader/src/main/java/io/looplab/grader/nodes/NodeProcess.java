@@ -3,12 +3,16 @@ package io.looplab.grader.nodes;
 import org.opentest4j.AssertionFailedError;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +65,27 @@ public final class NodeProcess implements AutoCloseable {
   }
 
   /**
+   * The class path that loaded {@code mainClass}: the folders of any class loader of its own (a grading JVM that
+   * serves several gradings loads each one's classes so), then this JVM's class path.
+   */
+  static String classPathOf(Class<?> mainClass) {
+    List<String> entries = new ArrayList<>();
+    for (ClassLoader l = mainClass.getClassLoader(); l != null; l = l.getParent()) {
+      if (l instanceof URLClassLoader own) {
+        for (URL url : own.getURLs()) {
+          try {
+            entries.add(Path.of(url.toURI()).toString());
+          } catch (URISyntaxException | IllegalArgumentException e) {
+            // not a folder or jar on disk: the node could not use it either
+          }
+        }
+      }
+    }
+    entries.add(System.getProperty("java.class.path"));
+    return String.join(File.pathSeparator, entries);
+  }
+
+  /**
    * Starts {@code mainClass} in a new JVM with this JVM's class path, without waiting for it: start several nodes,
    * then {@link #awaitReady} each, and they boot side by side.
    *
@@ -70,7 +95,7 @@ public final class NodeProcess implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         // A node is short-lived and small: the quick JIT tier and a small heap start it faster.
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dlooplab.node=" + name,
-        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        "-cp", classPathOf(mainClass), mainClass.getName()));
     command.addAll(args);
     try {
       NodeProcess node = new NodeProcess(name, new ProcessBuilder(command).start());

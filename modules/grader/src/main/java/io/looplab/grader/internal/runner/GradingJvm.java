@@ -41,7 +41,14 @@ public final class GradingJvm {
     /** Get ready (install the guard, load JUnit), then wait for {@link #GO} or {@link #STOP}. */
     WAIT_FOR_GO("--wait-for-go"),
     /** Only list the tests and their points. */
-    PLAN_ONLY("--plan-only");
+    PLAN_ONLY("--plan-only"),
+    /**
+     * Grade one job after another, each read as a line on standard input (see {@link Job}): for the kit's own
+     * variants of one exercise, which are trusted, never for a learner's code (a JVM shared by several gradings
+     * does not keep them apart the way a JVM each does). The positional arguments other than the id and title are
+     * unused.
+     */
+    SERVE("--serve");
 
     final String flag;
 
@@ -78,7 +85,38 @@ public final class GradingJvm {
     }
 
     static String usage() {
-      return "usage: " + RUNNER + " [--wait-for-go | --plan-only] <test-classes-dir> <report.json> <exercise-id> <title>";
+      return "usage: " + RUNNER + " [--wait-for-go | --plan-only | --serve] <test-classes-dir> <report.json> <exercise-id> <title>";
+    }
+  }
+
+  /**
+   * One grading for a {@link Mode#SERVE} JVM: the learner's compiled classes, the compiled tests, where to write
+   * the report, and the test methods to run (all when empty). It travels as one tab-separated line.
+   */
+  public record Job(Path classes, Path testClasses, Path reportFile, List<String> onlyTests) {
+
+    private static final String PREFIX = "job\t";
+
+    public String toLine() {
+      return PREFIX + classes + "\t" + testClasses + "\t" + reportFile + "\t" + String.join(",", onlyTests);
+    }
+
+    /**
+     * The file the serving JVM writes once the job is over (its report written, its threads checked): "next" when
+     * it reads the next job, "end" when it is about to exit (the job left a thread running).
+     */
+    public Path doneFile() {
+      return reportFile.resolveSibling(reportFile.getFileName() + ".done");
+    }
+
+    /** The job on this line, or null for any other line (the end of the session). */
+    static Job parse(String line) {
+      if (line == null || !line.startsWith(PREFIX)) {
+        return null;
+      }
+      String[] parts = line.substring(PREFIX.length()).split("\t", -1);
+      List<String> only = parts[3].isBlank() ? List.of() : List.of(parts[3].split(","));
+      return new Job(Path.of(parts[0]), Path.of(parts[1]), Path.of(parts[2]), only);
     }
   }
 

@@ -34,7 +34,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * With {@code --plan-only} the tests are only discovered, and the report lists them with their points, unrun. With
  * {@code --wait-for-go} the JVM first gets ready (installs the guard, loads JUnit), then waits for a line on its
  * standard input: {@code go} to run the tests, anything else to exit. The grader starts it that way and compiles
- * the code meanwhile, so the two costs overlap.
+ * the code meanwhile, so the two costs overlap. With {@code --serve} it grades job after job (the kit's self-test:
+ * see {@link ServingLoop}).
  */
 public final class GradingMain {
 
@@ -68,23 +69,12 @@ public final class GradingMain {
         System.exit(0);
       }
     }
-    String testTimeout = System.getProperty("looplab.test.timeout", "20 s");
-    LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
-    String only = System.getProperty(ONLY_TESTS, "");
-    if (!only.isBlank()) {
-      // Matched against the method's fully qualified name, without its parameters.
-      builder.filters(MethodFilter.includeMethodNamePatterns(Arrays.stream(only.split(","))
-          .map(name -> ".*[.#]" + Pattern.quote(name.trim())).toList()));
+    if (arguments.mode() == GradingJvm.Mode.SERVE) {
+      EventLoopGuard.warmUp();
+      new ServingLoop(launcher, arguments).serve();
+      System.exit(0);
     }
-    LauncherDiscoveryRequest request = builder
-        .selectors(selectClasspathRoots(Set.of(arguments.testClasses())))
-        .configurationParameter(ScoringListener.REPORT_FILE, arguments.reportFile().toString())
-        .configurationParameter(ScoringListener.EXERCISE_ID, arguments.exerciseId())
-        .configurationParameter(ScoringListener.EXERCISE_TITLE, arguments.title())
-        // One hung test costs its own points, not the whole exercise.
-        .configurationParameter("junit.jupiter.execution.timeout.testable.method.default", testTimeout)
-        .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
-        .build();
+    LauncherDiscoveryRequest request = request(arguments, System.getProperty(ONLY_TESTS, ""));
     if (arguments.mode() == GradingJvm.Mode.PLAN_ONLY) {
       ScoringListener listing = new ScoringListener();
       TestPlan plan = launcher.discover(request);
@@ -94,6 +84,29 @@ public final class GradingMain {
       launcher.execute(request);
     }
     System.exit(0);
+  }
+
+  /**
+   * Every test class in the test folder, or only the methods named in {@code only} (comma-separated), scored into
+   * the report file. Classes are loaded by the thread's context class loader, as JUnit does by default.
+   */
+  static LauncherDiscoveryRequest request(GradingJvm.Arguments arguments, String only) {
+    String testTimeout = System.getProperty("looplab.test.timeout", "20 s");
+    LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
+    if (!only.isBlank()) {
+      // Matched against the method's fully qualified name, without its parameters.
+      builder.filters(MethodFilter.includeMethodNamePatterns(Arrays.stream(only.split(","))
+          .map(name -> ".*[.#]" + Pattern.quote(name.trim())).toList()));
+    }
+    return builder
+        .selectors(selectClasspathRoots(Set.of(arguments.testClasses())))
+        .configurationParameter(ScoringListener.REPORT_FILE, arguments.reportFile().toString())
+        .configurationParameter(ScoringListener.EXERCISE_ID, arguments.exerciseId())
+        .configurationParameter(ScoringListener.EXERCISE_TITLE, arguments.title())
+        // One hung test costs its own points, not the whole exercise.
+        .configurationParameter("junit.jupiter.execution.timeout.testable.method.default", testTimeout)
+        .configurationParameter("junit.jupiter.execution.timeout.lifecycle.method.default", testTimeout)
+        .build();
   }
 
   private static boolean waitForGo() {

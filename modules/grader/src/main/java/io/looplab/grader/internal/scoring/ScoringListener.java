@@ -44,6 +44,10 @@ public final class ScoringListener implements TestExecutionListener {
     }
     reportFile = Path.of(file.get());
     plan = testPlan;
+    // A serving JVM runs one plan after another with this listener (see GradingJvm.Mode.SERVE).
+    byKey.clear();
+    running = null;
+    finished = false;
     List<TestReport> tests = new ArrayList<>();
     for (TestIdentifier root : testPlan.getRoots()) {
       collectGradedTests(root, tests);

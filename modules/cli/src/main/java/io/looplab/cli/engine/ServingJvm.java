@@ -1,0 +1,74 @@
+package io.looplab.cli.engine;
+
+import io.looplab.grader.internal.runner.GradingJvm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A grading JVM in {@link GradingJvm.Mode#SERVE} mode, seen from the kit: it is handed one job at a time, and each
+ * job ends with its done file, the JVM's end, or the time limit (the JVM is then killed). For the self-test's own
+ * variants only: see {@link GradingEngine#gradeTogether}.
+ */
+final class ServingJvm {
+
+  /** How one job ended: its done file said "next" or "end", or the JVM ended, or it ran out of time. */
+  enum Ending { NEXT, END, JVM_ENDED, TIME_LIMIT }
+
+  private final ForkedJvm jvm;
+  private final Path log;
+
+  ServingJvm(ForkedJvm jvm, Path log) {
+    this.jvm = jvm;
+    this.log = log;
+  }
+
+  Path log() {
+    return log;
+  }
+
+  /** Hands it a job and waits for the job to end, at most {@code limitSeconds}. */
+  Ending run(GradingJvm.Job job, long limitSeconds) throws InterruptedException {
+    if (!jvm.tell(job.toLine())) {
+      return Ending.JVM_ENDED;
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limitSeconds);
+    while (true) {
+      String word = read(job.doneFile());
+      if (word != null) {
+        return word.equals("end") ? Ending.END : Ending.NEXT;
+      }
+      if (!jvm.isAlive()) {
+        // It may have written the done file just before it ended.
+        word = read(job.doneFile());
+        return word == null ? Ending.JVM_ENDED : word.equals("end") ? Ending.END : Ending.NEXT;
+      }
+      if (System.nanoTime() > deadline) {
+        jvm.kill();
+        return Ending.TIME_LIMIT;
+      }
+      Thread.sleep(50); // polling a file the JVM writes; no ordering depends on this wait
+    }
+  }
+
+  /** Its outcome once it has ended (killed, or exited after a job): its exit status and the output it dropped. */
+  ForkedJvm.Outcome ended() throws InterruptedException {
+    return jvm.await(10, left -> { });
+  }
+
+  /** Ends the session: no more jobs. */
+  void close() throws InterruptedException {
+    jvm.cancel();
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package io.looplab.grader.internal.runner;
+
+import org.junit.platform.launcher.Launcher;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@link GradingJvm.Mode#SERVE} JVM's work: one grading after another in the same JVM, each job's classes in a
+ * class loader of their own, so that the JVM's start, the guard's install and the warm-up are paid once per
+ * exercise instead of once per grading. For the kit's own variants only (the self-test): they are trusted code,
+ * and one that leaves a thread running ends the JVM after its report (see {@link #leftBehind}), so the next job gets
+ * a fresh one and nothing it left can disturb another grading.
+ */
+final class ServingLoop {
+
+  /** Threads that the JVM and the libraries keep, or let linger a second, whatever the code did. */
+  private static final List<String> THE_JVMS_OWN = List.of("Common-Cleaner", "process reaper", "Attach Listener",
+      "Signal Dispatcher", "Reference Handler", "Finalizer", "Notification Thread", "ForkJoinPool.commonPool",
+      "globalEventExecutor", "threadDeathWatcher", "InnocuousThread", "Cleaner-", "Keep-Alive-Timer", "junit-");
+  private static final long GRACE_MILLIS = 2_000;
+
+  private final Launcher launcher;
+  private final GradingJvm.Arguments session;
+  private final BufferedReader jobs;
+
+  ServingLoop(Launcher launcher, GradingJvm.Arguments session) {
+    this.launcher = launcher;
+    this.session = session;
+    InputStream control = System.in;
+    this.jobs = new BufferedReader(new InputStreamReader(control, StandardCharsets.UTF_8));
+    // The tests get an empty standard input, as they would in a JVM of their own.
+    System.setIn(new ByteArrayInputStream(new byte[0]));
+  }
+
+  /** Grades each job it is given, until the end of the input, a line that is not a job, or a job that leaves a thread. */
+  void serve() {
+    for (GradingJvm.Job job = next(); job != null; job = next()) {
+      Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+      run(job);
+      List<Thread> left = leftBehind(before);
+      if (!left.isEmpty()) {
+        System.out.println("[looplab] ending this JVM after the job: threads left running: " + left);
+      }
+      say(job, left.isEmpty() ? "next" : "end");
+      if (!left.isEmpty()) {
+        return;
+      }
+    }
+  }
+
+  private static void say(GradingJvm.Job job, String word) {
+    try {
+      java.nio.file.Files.writeString(job.doneFile(), word);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private GradingJvm.Job next() {
+    try {
+      return GradingJvm.Job.parse(jobs.readLine());
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private void run(GradingJvm.Job job) {
+    Thread me = Thread.currentThread();
+    ClassLoader previous = me.getContextClassLoader();
+    URLClassLoader loader = new URLClassLoader("graded " + job.reportFile().getParent().getFileName(),
+        new URL[] {url(job.testClasses()), url(job.classes())}, GradingMain.class.getClassLoader());
+    me.setContextClassLoader(loader);
+    try {
+      launcher.execute(GradingMain.request(new GradingJvm.Arguments(GradingJvm.Mode.RUN, job.testClasses(),
+          job.reportFile(), session.exerciseId(), session.title()), String.join(",", job.onlyTests())));
+    } finally {
+      me.setContextClassLoader(previous);
+    }
+  }
+
+  /** Threads started during the job and still alive after a grace period, except those the JVM itself keeps. */
+  private static List<Thread> leftBehind(Set<Thread> before) {
+    long deadline = System.currentTimeMillis() + GRACE_MILLIS;
+    List<Thread> left = new java.util.ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (before.contains(t) || THE_JVMS_OWN.stream().anyMatch(t.getName()::startsWith)) {
+        continue;
+      }
+      try {
+        t.join(Math.max(1, deadline - System.currentTimeMillis()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (t.isAlive()) {
+        left.add(t);
+      }
+    }
+    return left;
+  }
+
+  private static URL url(java.nio.file.Path dir) {
+    try {
+      return dir.toUri().toURL();
+    } catch (MalformedURLException e) {
+      throw new IllegalArgumentException(dir.toString(), e);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.looplab.selftest;
+
+import io.looplab.cli.engine.GradingEngine;
+import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Target;
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.TestReport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The self-test grades the kit's own variants several to a JVM (GradingEngine.gradeTogether). Each report must be
+ * the one a JVM of its own gives, whatever the jobs before it did: left a thread running, ended the JVM with
+ * System.exit, or ran into the time limit. Checked on the hostile kit, against the same submissions graded one to a
+ * JVM as `./lab grade --submission` grades them.
+ */
+class SharedJvmTest {
+
+  /** In this order, so that each kind of trouble is followed by a job that must not suffer from it. */
+  private static final List<String> JOBS = List.of("solution", "sleeps-5ms-on-loop", "leaves-a-thread", "solution",
+      "calls-system-exit", "spins-100ms-on-loop", "loops-forever", "stub", "does-not-compile", "solution");
+
+  static Kit kit;
+  static CompletableFuture<List<ExerciseReport>> together;
+
+  @BeforeAll
+  static void startGradings() throws IOException {
+    kit = HostileKit.shared();
+    JOBS.stream().distinct().forEach(name -> HostileKit.startGrading(kit, name));
+    List<GradingEngine.Job> jobs = JOBS.stream()
+        .map(name -> new GradingEngine.Job(Target.submission(kit, HostileKit.submissionFolder(name)), List.of()))
+        .toList();
+    together = Gradings.queue(() -> new GradingEngine(kit, false).gradeTogether(kit.find("01-smoke"), jobs));
+  }
+
+  /** A report's verdicts: the exercise's status and points, and each test's status and points. */
+  private static String verdicts(ExerciseReport r) {
+    return r.status() + " " + r.points() + "/" + r.max() + r.tests().stream()
+        .map((TestReport t) -> " [" + t.name() + ": " + t.status() + " " + t.points() + "]")
+        .collect(Collectors.joining());
+  }
+
+  @Test
+  @DisplayName("each job graded in a shared JVM gets the verdicts a JVM of its own gives it")
+  void sameVerdictsAsAJvmEach() throws Exception {
+    List<ExerciseReport> shared = together.get(10, TimeUnit.MINUTES);
+    for (int i = 0; i < JOBS.size(); i++) {
+      String alone = verdicts(Gradings.result("hostile " + JOBS.get(i)));
+      assertEquals(alone, verdicts(shared.get(i)), "job " + (i + 1) + " (" + JOBS.get(i) + ") after " + JOBS.subList(0, i));
+    }
+  }
+
+  @Test
+  @DisplayName("a job that leaves a thread, exits or runs out of time ends its JVM, and the next job gets a new one")
+  void troubleEndsTheJvm() throws Exception {
+    together.get(10, TimeUnit.MINUTES);
+    try (Stream<Path> serving = Files.list(kit.workDir().resolve("serve"))) {
+      // solution, sleeps, leaves-a-thread | solution, exit | spins, loops-forever | stub (does-not-compile: none)
+      assertEquals(4, serving.count(), "serving JVMs started");
+    }
+  }
+}
