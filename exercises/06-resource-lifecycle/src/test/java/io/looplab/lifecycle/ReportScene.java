@@ -32,6 +32,8 @@ final class ReportScene {
    * back in the very task that settles the report, or in the next; only a leak waits this out.
    */
   static final long BACK_WITHIN_MILLIS = 1_000;
+  /** How long the test waits for an answer that a correct service gives in the same task: a caller who gave up. */
+  static final Duration AT_ONCE = Duration.ofSeconds(2);
   /** A deadline that never passes in a test that is not about it. */
   static final Duration NO_DEADLINE = Duration.ofSeconds(60);
 
