@@ -63,6 +63,10 @@ class AbandonedWorkTest {
     require(heard.isFailure() && isTimeout(heard.error()), "ada's query never answered, and report(\"ada\") "
         + "answered " + heard + " once the deadline of " + DEADLINE.toMillis() + " ms had passed. It should fail "
         + "with a java.util.concurrent.TimeoutException.");
+    require(ada.answeredOnTheServicesLoop(), "The TimeoutException reached the caller of report(\"ada\") on the thread "
+        + "of another context, not on the service's event loop: whatever the caller chains on the report would run "
+        + "there too. Fail the report from a timer of the verticle's own (vertx.setTimer, set on its event loop), or "
+        + "with the timeout() of a future that belongs to its context.");
     scene.assertEveryConnectionBack("after ada's report timed out, while her query still ran: the deadline "
         + "answered the caller but left the connection with the abandoned query, which may never end. Put the "
         + "deadline inside the loan, on the use (query.timeout(...) before eventually, or a timer that settles the "
@@ -117,11 +121,22 @@ class AbandonedWorkTest {
     scene.assertEveryConnectionBack("after bob had his report and gave up afterwards (a caller who gives up after "
         + "the answer must change nothing: the connection was already back)");
 
-    // Both reports are over, one given up, one answered well within its deadline of a minute: neither may leave a
+    // cyd gives up the other way: her callerGaveUp future fails. Any outcome of it means the same.
+    Call cyd = scene.report("cyd");
+    scene.awaitQuery(3, cyd);
+    cyd.giveUpWith(new java.util.concurrent.CancellationException("cyd closed the page"));
+    Outcome<String> cydHeard = cyd.outcome(ReportScene.AT_ONCE, "after she gave up (her callerGaveUp future failed) "
+        + "while her query still ran: callerGaveUp completing with a failure means the caller gave up too. Listen to "
+        + "every outcome of it (onComplete), not to onSuccess alone");
+    require(cydHeard.isFailure(), "cyd gave up while her query still ran, and yet report(\"cyd\") answered "
+        + cydHeard + ".");
+    scene.assertEveryConnectionBack("after cyd gave up (her callerGaveUp future failed) while her query still ran");
+
+    // The three reports are over, two given up, one answered well within its deadline of a minute: none may leave a
     // deadline timer scheduled.
     List<String> timers = PendingTimers.of(vertx);
-    require(timers.isEmpty(), "Both reports are over (ada gave up, bob had his answer), and yet " + String.join(", ",
-        timers) + " still " + (timers.size() == 1 ? "waits" : "wait") + " to fire (the deadline here is "
+    require(timers.isEmpty(), "The three reports are over (ada and cyd gave up, bob had his answer), and yet "
+        + String.join(", ", timers) + " still " + (timers.size() == 1 ? "waits" : "wait") + " to fire (the deadline here is "
         + NO_DEADLINE.toSeconds() + " s). A deadline belongs to its report: cancel its timer when the report ends "
         + "some other way (vertx.cancelTimer where the answer is settled). At a thousand reports a second, timers "
         + "that outlive their report pile up by the thousand.");

@@ -7,7 +7,11 @@ import io.looplab.grader.sync.Signal;
 import io.looplab.pool.Connection;
 import io.looplab.pool.ConnectionPool;
 import io.looplab.pool.PoolExhaustedException;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -54,7 +58,7 @@ final class CountingPool implements ConnectionPool {
       Lease lease = new Lease(leases.size() + 1, free.poll(), at);
       leases.add(lease);
       changed.fire();
-      return Future.succeededFuture(lease);
+      return onCallersContext(Future.succeededFuture(lease));
     }
   }
 
@@ -93,6 +97,20 @@ final class CountingPool implements ConnectionPool {
     return changed.await(() -> out().isEmpty(), millis);
   }
 
+  /**
+   * {@code future} as a future of the caller's context, as a real Vert.x client hands out: its listeners run there,
+   * and its own {@code timeout(...)} fires there.
+   */
+  private static <T> Future<T> onCallersContext(Future<T> future) {
+    Context context = Vertx.currentContext();
+    if (context == null) {
+      return future;
+    }
+    Promise<T> promise = ((ContextInternal) context).promise();
+    future.onComplete(promise);
+    return promise.future();
+  }
+
   /** "conn-1 (lease #1, for the report 'ada', acquired in report() at ReportService.java:40)", joined. */
   static String describe(List<Lease> leases) {
     return leases.stream().map(Lease::toString).collect(Collectors.joining("; "));
@@ -128,7 +146,7 @@ final class CountingPool implements ConnectionPool {
       if (toThrow != null) {
         throw toThrow;
       }
-      return database.apply(name);
+      return onCallersContext(database.apply(name));
     }
 
     @Override

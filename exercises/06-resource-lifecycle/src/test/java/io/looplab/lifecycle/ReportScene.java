@@ -87,7 +87,7 @@ final class ReportScene {
             + "the future, and an exception thrown at it skips all of that.", thrown);
       }
       require(future != null, "report(\"" + name + "\") returned null instead of a future.");
-      future.onComplete(done -> call.outcome.complete(done.succeeded() ? Outcome.of(String.valueOf(done.result()))
+      future.onComplete(done -> call.answeredOn(Vertx.currentContext()).outcome.complete(done.succeeded() ? Outcome.of(String.valueOf(done.result()))
           : Outcome.failed(done.cause())));
     }, WAIT);
     return call;
@@ -164,6 +164,7 @@ final class ReportScene {
     final String name;
     final Promise<Void> gaveUp = Promise.promise();
     private final CompletableFuture<Outcome<String>> outcome = new CompletableFuture<>();
+    private volatile Context answeredOn;
 
     private Call(String name) {
       this.name = name;
@@ -190,9 +191,24 @@ final class ReportScene {
       }
     }
 
-    /** The caller gives up, on the service's event loop. */
+    /** The caller gives up, on the service's event loop: {@code callerGaveUp} succeeds. */
     void giveUp() {
       OnContext.run(context, () -> gaveUp.tryComplete(), WAIT);
+    }
+
+    /** The caller gives up another way, on the service's event loop: {@code callerGaveUp} fails with {@code why}. */
+    void giveUpWith(Throwable why) {
+      OnContext.run(context, () -> gaveUp.tryFail(why), WAIT);
+    }
+
+    private Call answeredOn(Context where) {
+      answeredOn = where;
+      return this;
+    }
+
+    /** True when the answer reached the caller on the service's own event loop. */
+    boolean answeredOnTheServicesLoop() {
+      return answeredOn == context;
     }
   }
 }
