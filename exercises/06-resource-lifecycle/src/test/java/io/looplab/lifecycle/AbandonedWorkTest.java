@@ -99,8 +99,8 @@ class AbandonedWorkTest {
     Gate<String> adaQuery = scene.awaitQuery(1, ada);
 
     ada.giveUp();
-    Outcome<String> heard = ada.outcome(ReportScene.AT_ONCE, "after she gave up while her query still ran: her callerGaveUp "
-        + "future completed, and the report should have failed with a CancellationException");
+    Outcome<String> heard = ada.outcome(ReportScene.AT_ONCE, "after she gave up while her query still ran: her "
+        + "callerGaveUp future completed, and the report should have failed with a CancellationException");
     require(heard.isFailure(), "ada gave up while her query still ran, and yet report(\"ada\") answered " + heard
         + ". A caller who gave up must not be told a result: fail the report with a CancellationException.");
     scene.assertEveryConnectionBack("after ada gave up while her query still ran: the query may run for minutes, "
@@ -136,10 +136,10 @@ class AbandonedWorkTest {
     // deadline timer scheduled.
     List<String> timers = PendingTimers.of(vertx);
     require(timers.isEmpty(), "The three reports are over (ada and cyd gave up, bob had his answer), and yet "
-        + String.join(", ", timers) + " still " + (timers.size() == 1 ? "waits" : "wait") + " to fire (the deadline here is "
-        + NO_DEADLINE.toSeconds() + " s). A deadline belongs to its report: cancel its timer when the report ends "
-        + "some other way (vertx.cancelTimer where the answer is settled). At a thousand reports a second, timers "
-        + "that outlive their report pile up by the thousand.");
+        + String.join(", ", timers) + " still " + (timers.size() == 1 ? "waits" : "wait") + " to fire (the deadline "
+        + "here is " + NO_DEADLINE.toSeconds() + " s). A deadline belongs to its report: cancel its timer when the "
+        + "report ends some other way (vertx.cancelTimer where the answer is settled). At a thousand reports a "
+        + "second, timers that outlive their report pile up by the thousand.");
   }
 
   private static boolean isTimeout(Throwable error) {

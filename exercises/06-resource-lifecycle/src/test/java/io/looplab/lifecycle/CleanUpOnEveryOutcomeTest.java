@@ -90,9 +90,9 @@ class CleanUpOnEveryOutcomeTest {
     require(heard.isFailure() && DatabaseTrouble.is(heard.error(), LINK_BROKEN), "ada's connection threw \""
         + LINK_BROKEN + "\" from query() instead of returning a future, so report(\"ada\") should fail with that "
         + "error, but it answered " + heard + ".");
-    scene.assertEveryConnectionBack("after a query that threw instead of returning a future (an exception thrown "
-        + "inside a compose fails its future, but skips a clean-up chained on the query's future: there is no such "
-        + "future; catch it, or use Future.future / a using() helper that does)");
+    scene.assertEveryConnectionBack("after a query that threw instead of returning a future (nothing can be chained "
+        + "on a future that was never returned: catch the throw around the use, or build the use with Future.future, "
+        + "which turns a throw into a failed future)");
   }
 
   @Test

@@ -170,13 +170,6 @@ final class CountingPool implements ConnectionPool {
       return Future.succeededFuture();
     }
 
-    /** How many times this lease was closed. */
-    int closes() {
-      synchronized (CountingPool.this) {
-        return closes;
-      }
-    }
-
     @Override
     public String toString() {
       synchronized (CountingPool.this) {

@@ -87,8 +87,8 @@ final class ReportScene {
             + "the future, and an exception thrown at it skips all of that.", thrown);
       }
       require(future != null, "report(\"" + name + "\") returned null instead of a future.");
-      future.onComplete(done -> call.answeredOn(Vertx.currentContext()).outcome.complete(done.succeeded() ? Outcome.of(String.valueOf(done.result()))
-          : Outcome.failed(done.cause())));
+      future.onComplete(done -> call.answeredOn(Vertx.currentContext()).outcome.complete(done.succeeded()
+          ? Outcome.of(String.valueOf(done.result())) : Outcome.failed(done.cause())));
     }, WAIT);
     return call;
   }

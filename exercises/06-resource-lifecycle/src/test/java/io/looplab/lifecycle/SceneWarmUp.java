@@ -11,10 +11,10 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 
 /**
- * The steps that warm the JVM up, with the test's own code only: a loan from the test's pool, a gated query, eventually,
- * a promise settled by the first of several racers, a timer set and cancelled, a deployment and its undeploy. In a
- * cold JVM on a busy machine the first run of those paths loads enough classes to look like a stall of the learner's
- * code. Every test class of the exercise runs them before its tests, with {@code WarmUp.jvm}.
+ * The steps that warm the JVM up, with the test's own code only: a loan from the test's pool, a gated query,
+ * eventually, a promise settled by the first of several racers, a timer set and cancelled, a deployment and its
+ * undeploy. In a cold JVM on a busy machine the first run of those paths loads enough classes to look like a stall
+ * of the learner's code. Every test class of the exercise runs them before its tests, with {@code WarmUp.jvm}.
  */
 final class SceneWarmUp {
 
