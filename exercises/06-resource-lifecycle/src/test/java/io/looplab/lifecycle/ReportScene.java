@@ -1,0 +1,214 @@
+package io.looplab.lifecycle;
+
+import io.looplab.grader.Outcome;
+import io.looplab.grader.sync.Gate;
+import io.looplab.grader.testkit.Await;
+import io.looplab.grader.testkit.OnContext;
+import io.vertx.core.Context;
+import io.vertx.core.Deployable;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.opentest4j.AssertionFailedError;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.looplab.grader.testkit.Checks.require;
+
+/**
+ * One deployed ReportService, the test's {@link CountingPool} it borrows from, and the calls the test makes. Every
+ * call into the service runs on the service's own event loop, as a request to the verticle would.
+ */
+final class ReportScene {
+
+  /** How long the test waits for what a correct service does at once: a deployment, a query, an answer. */
+  static final Duration WAIT = Duration.ofSeconds(5);
+  /**
+   * How long the test waits for a connection to come back once the report has answered. A correct service gives it
+   * back in the very task that settles the report, or in the next; only a leak waits this out.
+   */
+  static final long BACK_WITHIN_MILLIS = 1_000;
+  /** How long the test waits for an answer that a correct service gives in the same task: a caller who gave up. */
+  static final Duration AT_ONCE = Duration.ofSeconds(2);
+  /** A deadline that never passes in a test that is not about it. */
+  static final Duration NO_DEADLINE = Duration.ofSeconds(60);
+
+  final Vertx vertx;
+  final CountingPool pool;
+  final ReportService service;
+  final String deploymentId;
+  final Context context;
+
+  ReportScene(Vertx vertx, int connections, Duration deadline) {
+    this.vertx = vertx;
+    this.pool = new CountingPool(connections);
+    this.service = new ReportService(pool, deadline);
+    Host host = new Host(service);
+    this.deploymentId = Await.result(vertx.deployVerticle(host), WAIT, "Deploying ReportService did not finish "
+        + "within " + Await.inWords(WAIT) + ": start() must complete its future.");
+    this.context = host.context;
+  }
+
+  /** Deploys the service and keeps the context Vert.x gives it, so the test can call it there. */
+  private static final class Host implements Deployable {
+    private final ReportService service;
+    private volatile Context context;
+
+    Host(ReportService service) {
+      this.service = service;
+    }
+
+    @Override
+    public Future<?> deploy(Context context) throws Exception {
+      this.context = context;
+      return service.deploy(context);
+    }
+
+    @Override
+    public Future<?> undeploy(Context context) throws Exception {
+      return service.undeploy(context);
+    }
+  }
+
+  /** Asks the service for the report {@code name}, on its event loop; the caller can give up later. */
+  Call report(String name) {
+    Call call = new Call(name);
+    OnContext.run(context, () -> {
+      Future<String> future;
+      try {
+        future = service.report(name, call.gaveUp.future());
+      } catch (RuntimeException thrown) {
+        throw new AssertionFailedError("report(\"" + name + "\") threw " + thrown + " instead of returning a "
+            + "future. A method that returns a Future reports every problem by failing it: the caller composes on "
+            + "the future, and an exception thrown at it skips all of that.", thrown);
+      }
+      require(future != null, "report(\"" + name + "\") returned null instead of a future.");
+      future.onComplete(done -> call.answeredOn(Vertx.currentContext()).outcome.complete(done.succeeded()
+          ? Outcome.of(String.valueOf(done.result())) : Outcome.failed(done.cause())));
+    }, WAIT);
+    return call;
+  }
+
+  /** Waits for query number {@code n} (from 1), made for {@code call}, and returns its gate. */
+  Gate<String> awaitQuery(int n, Call call) {
+    if (!pool.database.arrivesWithin(n, WAIT.toMillis())) {
+      throw new AssertionFailedError("report(\"" + call.name + "\") did not query the database within "
+          + Await.inWords(WAIT) + (call.hasAnswered() ? ": it answered " + call.outcomeNow() + " instead" : "")
+          + (pool.refusals().isEmpty() ? "" : ". The pool refused a connection: " + pool.refusals().get(
+          pool.refusals().size() - 1)) + ".");
+    }
+    Gate<String> gate = pool.query(n - 1);
+    require(call.name.equals(gate.argument()), "Query number " + n + " asked for the report '" + gate.argument()
+        + "', but the test expected one for '" + call.name + "': report(name) must query name.");
+    return gate;
+  }
+
+  /**
+   * Waits until query number {@code n} (from 1) is made for {@code call}, or {@code call} has answered without making
+   * it (say, because the pool refused it a connection): the query's gate, or empty. Bounded by {@link #WAIT}; each
+   * look is short, so a report that answers at once is seen at once.
+   */
+  Optional<Gate<String>> awaitQueryOrAnswer(int n, Call call) {
+    long end = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < end) {
+      if (pool.database.arrivesWithin(n, 10)) {
+        return Optional.of(awaitQuery(n, call));
+      }
+      if (call.hasAnswered()) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(awaitQuery(n, call));
+  }
+
+  /**
+   * Lets the event loop run what the last step queued (a continuation, and one more) before the test looks. Only
+   * used before checks that a correct service passes whatever it queued; anything to wait for is waited for.
+   */
+  void flush() {
+    for (int round = 0; round < 3; round++) {
+      OnContext.run(context, () -> { }, WAIT);
+    }
+  }
+
+  /** Fails unless every connection is back in the pool, each given back once, within {@link #BACK_WITHIN_MILLIS}. */
+  void assertEveryConnectionBack(String after) {
+    if (!pool.awaitAllBack(BACK_WITHIN_MILLIS)) {
+      List<CountingPool.Lease> out = pool.out();
+      throw new AssertionFailedError("Connection leak " + after + ": " + out.size() + " of " + pool.size()
+          + " connection(s) still out " + BACK_WITHIN_MILLIS + " ms later: " + CountingPool.describe(out) + ". A "
+          + "connection that is not given back is lost for good: once the pool has lost them all, every report "
+          + "fails with PoolExhaustedException. Give it back on every path, as try-with-resources would: "
+          + "Future.eventually(connection::close) on the future of the use runs whatever its outcome (onSuccess, "
+          + "map and a compose of the result run on success only), and also catch what the use throws.");
+    }
+    assertEachGivenBackOnce(after);
+  }
+
+  /** Fails if the code closed any lease twice, or used a connection it had given back. */
+  void assertEachGivenBackOnce(String after) {
+    List<String> misuses = pool.misuses();
+    require(misuses.isEmpty(), "A connection given back twice " + after + ": " + String.join("; ", misuses)
+        + ". Give each connection back exactly once: after a second close, the pool counts a connection as free that "
+        + "another caller may already hold, and two callers end up sharing one. When several things can end a "
+        + "report (the query, the deadline, a caller giving up), let the first one settle its answer (tryComplete, "
+        + "tryFail) and give the connection back once, when that answer is settled.");
+  }
+
+  /** What one caller asked, and what it heard. */
+  final class Call {
+    final String name;
+    final Promise<Void> gaveUp = Promise.promise();
+    private final CompletableFuture<Outcome<String>> outcome = new CompletableFuture<>();
+    private volatile Context answeredOn;
+
+    private Call(String name) {
+      this.name = name;
+    }
+
+    boolean hasAnswered() {
+      return outcome.isDone();
+    }
+
+    /** What the caller heard so far, or none. */
+    Outcome<String> outcomeNow() {
+      return outcome.getNow(Outcome.none());
+    }
+
+    /** Waits up to {@code within} for the answer; fails with the test's words, {@code ifLate}, when none came. */
+    Outcome<String> outcome(Duration within, String ifLate) {
+      try {
+        return outcome.get(within.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException late) {
+        throw new AssertionFailedError("report(\"" + name + "\") did not answer within " + Await.inWords(within)
+            + " " + ifLate + ".");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /** The caller gives up, on the service's event loop: {@code callerGaveUp} succeeds. */
+    void giveUp() {
+      OnContext.run(context, () -> gaveUp.tryComplete(), WAIT);
+    }
+
+    /** The caller gives up another way, on the service's event loop: {@code callerGaveUp} fails with {@code why}. */
+    void giveUpWith(Throwable why) {
+      OnContext.run(context, () -> gaveUp.tryFail(why), WAIT);
+    }
+
+    private Call answeredOn(Context where) {
+      answeredOn = where;
+      return this;
+    }
+
+    /** True when the answer reached the caller on the service's own event loop. */
+    boolean answeredOnTheServicesLoop() {
+      return answeredOn == context;
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.looplab.lifecycle;
+
+import io.looplab.grader.GradedVertxTest;
+import io.looplab.grader.Outcome;
+import io.looplab.grader.Points;
+import io.looplab.grader.leaks.ShutdownCheck;
+import io.looplab.grader.sync.Gate;
+import io.looplab.grader.testkit.WarmUp;
+import io.looplab.lifecycle.ReportScene.Call;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.Timeout;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static io.looplab.grader.testkit.Checks.require;
+import static io.looplab.lifecycle.ReportScene.NO_DEADLINE;
+import static io.looplab.lifecycle.ReportScene.WAIT;
+
+/**
+ * Grades the undeploy: a report done and one still running when the service is undeployed. Nothing of the service's
+ * may be left behind (no timer, no thread), the running report must hear that the service stopped, and every
+ * connection must be back in the pool, given back once, by the time the undeploy has finished.
+ */
+@GradedVertxTest
+@Order(3)
+@Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+@DisplayName("06 Resource lifecycle: the undeploy")
+class ShutdownTest {
+
+  @BeforeAll
+  static void warmUpTheJvm() {
+    WarmUp.jvm(SceneWarmUp::steps);
+  }
+
+  @Test
+  @Order(1)
+  @Points(3)
+  @DisplayName("undeploy leaves nothing behind: no timer, the report still running fails, every connection is back")
+  void undeployLeavesNothingBehind(Vertx vertx) {
+    ReportScene scene = new ReportScene(vertx, 2, NO_DEADLINE);
+    Call ada = scene.report("ada");
+    scene.awaitQuery(1, ada).open("ada's report: 4 rows");
+    require(ada.outcome(WAIT, "after her query answered").equals(Outcome.of("ada's report: 4 rows")),
+        "report(\"ada\") should answer her report, but it answered " + ada.outcomeNow() + ".");
+    Call bob = scene.report("bob");
+    Gate<String> bobQuery = scene.awaitQuery(2, bob);
+
+    ShutdownCheck.assertCleanUndeploy(vertx, scene.deploymentId);
+    require(bob.hasAnswered() && bob.outcomeNow().isFailure(), "The service was undeployed while bob's report "
+        + "still ran, and report(\"bob\") " + (bob.hasAnswered() ? "answered " + bob.outcomeNow() : "never answered")
+        + ". A report still running at undeploy must be abandoned: fail it (the service stopped) in stop(), so that "
+        + "its caller is not kept waiting for a service that is gone.");
+    scene.assertEveryConnectionBack("once the undeploy had finished: a report still running at undeploy kept its "
+        + "connection. stop() must abandon every report in flight, and complete only once their connections are "
+        + "back (keep the running reports, fail each one's answer in stop(), and return a future that waits for "
+        + "them)");
+    bobQuery.open("bob's report, after the undeploy");
+    scene.flush();
+    scene.assertEachGivenBackOnce("after the undeploy, when bob's abandoned query answered late");
+  }
+}
