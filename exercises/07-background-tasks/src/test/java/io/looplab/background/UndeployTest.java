@@ -63,10 +63,11 @@ class UndeployTest {
     Future<Void> undeploy = scene.undeploy();
     if (undeploy.isComplete()) {
       // The job says it has ended: then its run must have been cancelled, and must really stop.
+      int callsAtUndeploy = scene.calls();
       scene.answer(usd, 1.10);
-      require(scene.calls() == 1, "The undeploy completed at once, while the run was waiting for the feed's USD; "
-          + "then the feed answered, and the run went on as if nothing had happened: it asked the feed for "
-          + scene.callsInWords() + " after its owner was gone. A stop() that completes while work is in flight "
+      require(scene.calls() == callsAtUndeploy, "The undeploy completed at once, while the run was waiting for the "
+          + "feed's USD; then the feed answered, and the run went on as if nothing had happened: it called the feed "
+          + "again after its owner was gone (calls so far: " + scene.callsInWords() + "). A stop() that completes while work is in flight "
           + "lets that work outlive the verticle (a redeploy then runs two jobs, a closing Vert.x pulls the ground "
           + "from under it). Either wait for the run in flight (return a future that completes when it ends), or "
           + "cancel it so that it stops (fail it, and check before each step that it is still wanted).");
@@ -90,9 +91,9 @@ class UndeployTest {
     }
     require(undeploy.succeeded(), "The undeploy failed (" + undeploy.cause() + "). A run that failed or was "
         + "cancelled is the job's business: stop() should still complete successfully.");
-    int callsAtUndeploy = scene.calls();
+    int callsAfterUndeploy = scene.calls();
     scene.advance(PERIODS_AFTER * PERIOD.toMillis());
-    require(scene.calls() == callsAtUndeploy, "After the undeploy, the test moved the clock " + PERIODS_AFTER
+    require(scene.calls() == callsAfterUndeploy, "After the undeploy, the test moved the clock " + PERIODS_AFTER
         + " periods on, and the job started new runs (calls: " + scene.callsInWords() + "): its periodic timer is "
         + "still set. Cancel it in stop(), with the id setPeriodic returned.");
   }
