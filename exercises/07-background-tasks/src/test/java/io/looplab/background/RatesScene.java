@@ -45,6 +45,8 @@ final class RatesScene {
   final RatesRefresher refresher;
   final Context context;
   final String deploymentId;
+  /** How many calls the feed answered by throwing (they are not among the gated calls). */
+  private volatile int thrown;
   /** The most feed calls seen waiting at once. */
   private int mostInFlight;
 
@@ -101,6 +103,7 @@ final class RatesScene {
   /** The feed the refresher is given: throws when the test said so, otherwise waits for the test's answer. */
   private Future<Double> rate(String currency) {
     if (throwing.remove(currency)) {
+      thrown++;
       throw new FeedDown(FeedDown.CLOSED);
     }
     return feed.apply(currency);
@@ -142,7 +145,7 @@ final class RatesScene {
    * job did instead, when it has not. No wait: after a step, the event loop has already run all it had to run.
    */
   Gate<Double> call(int n, String ifMissing) {
-    require(feed.calls() >= n, ifMissing + " (the feed was called " + feed.calls() + " time(s) so far: "
+    require(feed.calls() >= n, ifMissing + " (the feed was called " + feed.calls() + " time(s) so far, not counting calls that threw: "
         + callsInWords() + "; the clock is at t=" + clock.now() + " ms" + timersInWords() + ")");
     return feed.calledSoFar().get(n - 1);
   }
@@ -166,8 +169,9 @@ final class RatesScene {
   /** "USD (answered), GBP (waiting)". */
   String callsInWords() {
     List<Gate<Double>> calls = feed.calledSoFar();
-    return calls.isEmpty() ? "none" : calls.stream().map(g -> g.argument() + (g.isPending() ? " (waiting)"
+    String answered = calls.isEmpty() ? "none" : calls.stream().map(g -> g.argument() + (g.isPending() ? " (waiting)"
         : " (answered)")).collect(Collectors.joining(", "));
+    return answered + (thrown == 0 ? "" : ", and " + thrown + " that threw");
   }
 
   /** The timers the job has scheduled right now, for a message; and any it set with Vert.x itself. */
