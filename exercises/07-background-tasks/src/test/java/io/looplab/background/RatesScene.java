@@ -145,8 +145,8 @@ final class RatesScene {
    * job did instead, when it has not. No wait: after a step, the event loop has already run all it had to run.
    */
   Gate<Double> call(int n, String ifMissing) {
-    require(feed.calls() >= n, ifMissing + " (the feed was called " + feed.calls() + " time(s) so far, not counting calls that threw: "
-        + callsInWords() + "; the clock is at t=" + clock.now() + " ms" + timersInWords() + ")");
+    require(feed.calls() >= n, ifMissing + " (calls to the feed so far: " + callsInWords() + "; the clock is at t="
+        + clock.now() + " ms" + timersInWords() + ")");
     return feed.calledSoFar().get(n - 1);
   }
 
@@ -169,9 +169,12 @@ final class RatesScene {
   /** "USD (answered), GBP (waiting)". */
   String callsInWords() {
     List<Gate<Double>> calls = feed.calledSoFar();
-    String answered = calls.isEmpty() ? "none" : calls.stream().map(g -> g.argument() + (g.isPending() ? " (waiting)"
-        : " (answered)")).collect(Collectors.joining(", "));
-    return answered + (thrown == 0 ? "" : ", and " + thrown + " that threw");
+    String threw = thrown == 0 ? "" : thrown + " that threw";
+    if (calls.isEmpty()) {
+      return threw.isEmpty() ? "none" : threw;
+    }
+    return calls.stream().map(g -> g.argument() + (g.isPending() ? " (waiting)" : " (answered)"))
+        .collect(Collectors.joining(", ")) + (threw.isEmpty() ? "" : ", and " + threw);
   }
 
   /** The timers the job has scheduled right now, for a message; and any it set with Vert.x itself. */
