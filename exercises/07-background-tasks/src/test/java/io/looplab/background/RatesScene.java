@@ -151,16 +151,17 @@ final class RatesScene {
   }
 
   /**
-   * Moves the clock on in steps of {@link #STEP_MILLIS} until the job makes a new call (its next run has started), two
-   * periods at most, and returns that call. Either way of scheduling fits: a tick every period, or a timer set
-   * for a period after the last run ended.
+   * The call of the run in flight: the one waiting already (a job may start its first run at once), or else the first
+   * one the job makes as the clock moves on in steps of {@link #STEP_MILLIS}, two periods at most. Either way of
+   * scheduling fits: a tick every period, or a timer set for a period after the last run ended.
    */
   Gate<Double> nextRun(String ifNone) {
-    int before = calls();
-    for (long moved = 0; moved < 2 * period.toMillis() && calls() == before; moved += STEP_MILLIS) {
+    for (long moved = 0; moved < 2 * period.toMillis() && waiting().isEmpty(); moved += STEP_MILLIS) {
       advance(STEP_MILLIS);
     }
-    return call(before + 1, ifNone + ", but none started within two periods");
+    require(!waiting().isEmpty(), ifNone + ", but none started within two periods (calls to the feed so far: "
+        + callsInWords() + "; the clock is at t=" + clock.now() + " ms" + timersInWords() + ")");
+    return waiting().get(0);
   }
 
   /** The clock's step in {@link #nextRun}: short beside every period and deadline of the tests. */
