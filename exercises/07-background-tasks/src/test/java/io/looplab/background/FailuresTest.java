@@ -85,23 +85,25 @@ class FailuresTest {
       + "runs again")
   void aThrowingFeedIsCountedAndTheScheduleGoesOn(Vertx vertx) {
     RatesScene scene = new RatesScene(vertx, List.of("USD"), PERIOD, NO_DEADLINE_HERE);
+    scene.answer(scene.nextRun("The job should start its first run"), 1.00);
     scene.throwOnNextCall("USD");
     scene.advance(PERIOD.toMillis());
     JobStatus status = scene.status();
-    require(status.started() == 1 && status.failed() == 1 && FeedDown.says(status.lastFailure(), FeedDown.CLOSED),
-        "The first run's call to the feed threw (\"" + FeedDown.CLOSED + "\") instead of returning a future, so "
-        + "status() should count 1 started and 1 failed run with that error as lastFailure, but it says " + status
-        + ". Make the call where a throw becomes a failed future (inside compose, or Future.future), so that it "
-        + "takes the same path as any other failure.");
+    require(status.started() == 2 && status.failed() == 1 && FeedDown.says(status.lastFailure(), FeedDown.CLOSED),
+        "The second run's call to the feed threw (\"" + FeedDown.CLOSED + "\") instead of returning a future, so "
+        + "status() should count 2 started runs and 1 failed, with that error as lastFailure, but it says " + status
+        + " (calls to the feed so far: " + scene.callsInWords() + "). Make the call where a throw becomes a failed "
+        + "future (inside compose, or Future.future), so that it takes the same path as any other failure.");
+    long threwAt = scene.clock.now();
     scene.advance(PERIOD.toMillis());
-    scene.call(1, "The first run's feed threw at t=" + PERIOD.toMillis() + " ms, and one period later the job should "
-        + "have started its second run, but it has not: the exception stopped the schedule. A run that ends by "
-        + "throwing must clear the way for the next one like any other");
+    scene.call(2, "The second run's feed threw at t=" + threwAt + " ms, and one period later the job should have "
+        + "started its third run, but it has not: the exception stopped the schedule. A run that ends by throwing "
+        + "must clear the way for the next one like any other");
     scene.answerAll(1.40);
     status = scene.status();
-    require(scene.rates().equals(Map.of("USD", 1.40)) && status.started() == 2 && status.succeeded() == 1
-        && status.failed() == 1, "After a run whose feed threw and a run that went well, rates() should be "
-        + "{USD=1.4} and status() should say 2 started, 1 succeeded, 1 failed, but rates() is " + scene.rates()
-        + " and status() says " + status + ".");
+    require(scene.rates().equals(Map.of("USD", 1.40)) && status.started() == 3 && status.succeeded() == 2
+        && status.failed() == 1, "After a run that went well, a run whose feed threw and another that went well, "
+        + "rates() should be {USD=1.4} and status() should say 3 started, 2 succeeded, 1 failed, but rates() is "
+        + scene.rates() + " and status() says " + status + ".");
   }
 }
