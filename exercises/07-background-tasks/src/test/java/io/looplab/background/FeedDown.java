@@ -1,0 +1,25 @@
+package io.looplab.background;
+
+/** The error the test's rates feed fails with (or throws), when a test makes it fail. */
+final class FeedDown extends RuntimeException {
+
+  /** Why a call's future fails, when a test makes it fail. */
+  static final String OUTAGE = "the rates upstream answered 503";
+
+  /** What the test's feed throws, when a test makes the call itself throw. */
+  static final String CLOSED = "the rates client is closed";
+
+  FeedDown(String message) {
+    super(message, null, false, false);
+  }
+
+  /** True when {@code error}, or one of its causes, says {@code words}. */
+  static boolean says(Throwable error, String words) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains(words)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
