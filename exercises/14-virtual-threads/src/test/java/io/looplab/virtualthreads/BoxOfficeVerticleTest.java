@@ -5,7 +5,6 @@ import io.looplab.grader.Points;
 import io.looplab.grader.leaks.LockCensus;
 import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.races.Fresh;
-import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.WarmUp;
@@ -25,7 +24,7 @@ import org.opentest4j.AssertionFailedError;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.looplab.grader.testkit.Checks.require;
@@ -49,17 +48,24 @@ class BoxOfficeVerticleTest {
     WarmUp.jvm(SceneWarmUp::steps);
   }
 
-  /** The box office's remote services, gated, and the threading model of each availability check's caller. */
+  /** The box office's remote services, gated, and the threading model of the first availability check's caller. */
   private static final class Services {
     final GatedDependency<String, Boolean> check = new GatedDependency<>();
     final GatedDependency<String, Integer> prices = new GatedDependency<>();
     final GatedDependency<String, Integer> discounts = new GatedDependency<>();
-    final List<String> callers = new CopyOnWriteArrayList<>();
+    /** The threading model of the context that made the first availability check. */
+    final CompletableFuture<String> firstCall = new CompletableFuture<>();
 
     BoxOfficeVerticle boxOffice(int seats) {
       return new BoxOfficeVerticle(seats, who -> {
         Context context = Vertx.currentContext();
-        callers.add(context == null ? "(no Vert.x context)" : String.valueOf(context.threadingModel()));
+        String model = context == null ? "(no Vert.x context)" : String.valueOf(context.threadingModel());
+        firstCall.complete(model);
+        if (!model.equals(String.valueOf(ThreadingModel.VIRTUAL_THREAD))) {
+          // Refused before the learner's code reaches its await(): the test says what is wrong, not the await's
+          // failure on a thread where it cannot wait.
+          throw new AvailabilityServiceDown("the test's check refuses a call from a " + model + " context");
+        }
         return check.apply(who);
       }, () -> prices.apply("the show"), discounts::apply);
     }
@@ -77,14 +83,19 @@ class BoxOfficeVerticleTest {
             + Await.inWords(WAIT) + ".");
 
     Future<Message<JsonObject>> ada = vertx.eventBus().request(BoxOfficeVerticle.RESERVE, Fresh.copyOf("ada"));
-    Gate<Boolean> check = services.check.awaitCalls(1, WAIT.toMillis()).get(0);
-    String model = services.callers.get(0);
+    String model;
+    try {
+      model = services.firstCall.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      throw new AssertionFailedError("The box office did not call the availability check for ada within "
+          + Await.inWords(WAIT) + ".");
+    }
     require(model.equals(String.valueOf(ThreadingModel.VIRTUAL_THREAD)), "The box office handled ada's reservation on a context whose "
         + "threading model is " + model + ", not VIRTUAL_THREAD: BoxOfficeVerticle.deploymentOptions() must deploy it "
         + "on virtual threads (new DeploymentOptions().setThreadingModel(ThreadingModel.VIRTUAL_THREAD)). Future.await() "
         + "waits only on a virtual thread: on an event loop or a worker thread it throws IllegalStateException, and "
         + "blocking an event loop would stall every request it serves.");
-    check.open(true);
+    services.check.awaitCalls(1, WAIT.toMillis()).get(0).open(true);
     JsonObject reply = Await.result(ada, WAIT, "The box office did not reply to ada within " + Await.inWords(WAIT)
         + " after her check said yes.").body();
     require(reply.equals(new JsonObject().put("who", "ada").put("reserved", true).put("freeSeats", 4)),
