@@ -9,6 +9,7 @@ import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.WarmUp;
 import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
@@ -77,24 +78,29 @@ class BoxOfficeVerticleTest {
   @DisplayName("deployed with its own deploymentOptions(), the box office runs on virtual threads: a reservation and "
       + "a quote are answered over the event bus")
   void boxOfficeRunsOnVirtualThreads(Vertx vertx) {
+    DeploymentOptions options = BoxOfficeVerticle.deploymentOptions();
+    ThreadingModel model = options == null ? null : options.getThreadingModel();
+    require(model == ThreadingModel.VIRTUAL_THREAD, "BoxOfficeVerticle.deploymentOptions() deploys the box office with "
+        + "the threading model " + model + ", not VIRTUAL_THREAD: set it with new DeploymentOptions()"
+        + ".setThreadingModel(ThreadingModel.VIRTUAL_THREAD). SeatCounter and TicketQuotes wait with Future.await(), "
+        + "which waits only on a virtual thread: on an event loop or a worker thread it throws IllegalStateException, "
+        + "and blocking an event loop would stall every request it serves.");
     Services services = new Services();
-    String id = Await.result(vertx.deployVerticle(services.boxOffice(5), BoxOfficeVerticle.deploymentOptions()), WAIT,
+    String id = Await.result(vertx.deployVerticle(services.boxOffice(5), options), WAIT,
         "Deploying BoxOfficeVerticle with BoxOfficeVerticle.deploymentOptions() did not finish within "
             + Await.inWords(WAIT) + ".");
 
     Future<Message<JsonObject>> ada = vertx.eventBus().request(BoxOfficeVerticle.RESERVE, Fresh.copyOf("ada"));
-    String model;
+    String caller;
     try {
-      model = services.firstCall.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      caller = services.firstCall.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       throw new AssertionFailedError("The box office did not call the availability check for ada within "
-          + Await.inWords(WAIT) + ".");
+          + Await.inWords(WAIT) + ": " + Await.outcome(ada, Duration.ofMillis(1), "no reply yet") + ".");
     }
-    require(model.equals(String.valueOf(ThreadingModel.VIRTUAL_THREAD)), "The box office handled ada's reservation on a context whose "
-        + "threading model is " + model + ", not VIRTUAL_THREAD: BoxOfficeVerticle.deploymentOptions() must deploy it "
-        + "on virtual threads (new DeploymentOptions().setThreadingModel(ThreadingModel.VIRTUAL_THREAD)). Future.await() "
-        + "waits only on a virtual thread: on an event loop or a worker thread it throws IllegalStateException, and "
-        + "blocking an event loop would stall every request it serves.");
+    require(caller.equals(String.valueOf(ThreadingModel.VIRTUAL_THREAD)), "The box office handled ada's reservation "
+        + "on a context whose threading model is " + caller + ", not VIRTUAL_THREAD, though it was deployed with "
+        + "deploymentOptions(): each request must be handled on the verticle's own virtual threads.");
     services.check.awaitCalls(1, WAIT.toMillis()).get(0).open(true);
     JsonObject reply = Await.result(ada, WAIT, "The box office did not reply to ada within " + Await.inWords(WAIT)
         + " after her check said yes.").body();

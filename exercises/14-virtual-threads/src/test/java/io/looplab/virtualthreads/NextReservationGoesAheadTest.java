@@ -50,7 +50,8 @@ class NextReservationGoesAheadTest {
       scene.reserve("bob");
       scene.release(ada, Answer.FAIL);
       require(scene.hasAnswered("ada") && scene.outcome("ada").error() != null, "ada's availability check failed, "
-          + "but her reservation answered " + scene.outcome("ada") + ". The caller must hear the error.");
+          + "but her reservation answered " + scene.outcome("ada") + ". " + scene.evidence.borrowed("ada")
+          + "The caller must hear the error, at once.");
       Gate<Boolean> bob = scene.awaitNextCheck(2, "bob", "ada's check failed", "failure");
 
       scene.reserve("cyd");

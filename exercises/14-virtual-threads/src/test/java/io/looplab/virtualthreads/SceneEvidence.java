@@ -24,8 +24,11 @@ import static io.looplab.virtualthreads.ShowScene.STUCK_MILLIS;
  */
 final class SceneEvidence {
 
-  /** A call to the check: who, the count at that moment, and where the learner's code made it. */
-  record Call(String who, int count, String site) {
+  /**
+   * A call to the check: who, the count at that moment, where the learner's code made it, and, when it was made on
+   * the virtual thread of another caller's reservation, whose (else null).
+   */
+  record Call(String who, int count, String site, String onThreadOf) {
   }
 
   /** Answers delivered in one task: the count just before, and once the context had run all they started. */
@@ -117,6 +120,20 @@ final class SceneEvidence {
     });
     return sites.isEmpty() ? "" : " (your code called the availability check from " + String.join(" and ", sites)
         + ")";
+  }
+
+  /**
+   * Why {@code who} has not answered, when the evidence says: another reservation's check was called on
+   * {@code who}'s own virtual thread, which now waits for that check before it can return. Empty otherwise.
+   */
+  String borrowed(String who) {
+    return calls.stream().filter(c -> who.equals(c.onThreadOf())).findFirst().map(c -> c.who() + "'s availability "
+        + "check was called on " + who + "'s virtual thread, which now waits for " + c.who() + "'s check before it can "
+        + "return " + who + "'s answer. A callback that runs when " + who + " lets go of the lock (the block of "
+        + "withLocalLock, a compose or an onComplete on the lock's future) runs the next reservation's code on "
+        + who + "'s thread, and an await() in it suspends " + who + "'s reservation too. On virtual threads, wait for "
+        + "the lock with getLocalLock(name).await() and run the critical section in straight-line code, released in "
+        + "a finally block" + inCode() + ". ").orElse("");
   }
 
   /** No more callers told true than there were seats, and never a negative count. */

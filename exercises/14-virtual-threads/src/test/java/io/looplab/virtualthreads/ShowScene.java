@@ -109,7 +109,8 @@ final class ShowScene implements AutoCloseable {
   private Future<Boolean> check(String who) {
     int count = counter == null ? seats : counter.freeSeats();
     String site = CallSite.ofCurrentCall().orElse(null);
-    evidence.calls.add(new SceneEvidence.Call(who, count, site));
+    String runner = threads.get(Thread.currentThread());
+    evidence.calls.add(new SceneEvidence.Call(who, count, site, who.equals(runner) ? null : runner));
     if (throwing.contains(who)) {
       throw new AvailabilityServiceDown(CLIENT_CLOSED);
     }
@@ -256,8 +257,8 @@ final class ShowScene implements AutoCloseable {
   /** Asserts that {@code who} has answered {@code expected}; {@code because} says why that is the right answer. */
   void assertAnswer(String who, Outcome<Boolean> expected, String because) {
     settle();
-    require(hasAnswered(who), who + "'s reservation has not answered, though " + because + " and no check is in "
-        + "flight. Answer every reservation once its check has answered.");
+    require(hasAnswered(who), who + "'s reservation has not answered, though " + because + ". "
+        + evidence.borrowed(who) + "Answer every reservation once its check has answered.");
     Outcome<Boolean> actual = outcome(who);
     require(actual.equals(expected), who + "'s reservation should answer " + expected + ", because " + because
         + ", but it answered " + actual + ". All answers: " + answers() + "; " + freeSeats() + " of " + seats
