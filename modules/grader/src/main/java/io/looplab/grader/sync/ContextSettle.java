@@ -95,7 +95,15 @@ public final class ContextSettle {
     if (index == 0) {
       return "in" + where;
     }
-    return stack.length == 0 ? "somewhere its stack does not show" : "in " + stack[0];
+    // No frame of the code under test: name the first frame above the JDK's parking machinery.
+    for (StackTraceElement frame : stack) {
+      String c = frame.getClassName();
+      if (!c.startsWith("java.lang.VirtualThread") && !c.startsWith("java.lang.System") && !c.startsWith("jdk.internal.") && !c.equals("java.lang.Thread")
+          && !c.equals("java.util.concurrent.locks.LockSupport") && !c.startsWith("java.util.concurrent.locks.Abstract")) {
+        return "in " + c.substring(c.lastIndexOf('.') + 1).replace('$', '.') + "." + frame.getMethodName();
+      }
+    }
+    return "somewhere its stack does not show";
   }
 
   private static boolean isIdle(Context context) {
