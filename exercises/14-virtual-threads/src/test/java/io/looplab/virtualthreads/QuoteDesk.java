@@ -97,7 +97,7 @@ final class QuoteDesk implements AutoCloseable {
   }
 
   private void settle() {
-    if (!ContextSettle.settle(context, Duration.ofMillis(ShowScene.STUCK_MILLIS))) {
+    if (!ContextSettle.settleUnlessHeld(context, Duration.ofMillis(ShowScene.STUCK_MILLIS), ShowScene.WAIT)) {
       deadlocked = true;
       throw new AssertionFailedError("The quote kept the verticle's context for " + ShowScene.STUCK_MILLIS + " ms "
           + "and more, waiting" + ContextSettle.holder(context).map(t -> ", " + ContextSettle.waitInWords(t))

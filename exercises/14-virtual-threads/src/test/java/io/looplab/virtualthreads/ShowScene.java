@@ -45,9 +45,10 @@ final class ShowScene implements AutoCloseable {
   static final Duration WAIT = Duration.ofSeconds(5);
 
   /**
-   * How long a reservation may stay silent, or keep the context, before the test calls it stuck: a lock nobody will
-   * release, or a context held by a task that waits in a way that does not let it go. A correct solution moves on
-   * within microseconds, so only a broken one ever waits this out.
+   * How long a reservation may stay silent, or keep the context while it waits itself (parked, blocked, sleeping),
+   * before the test calls it stuck: a lock nobody will release, or a context held by a task that waits in a way that
+   * does not let it go. A correct solution moves on within microseconds (a task that is only slow to get a core is
+   * runnable, and is given up to {@link #WAIT}), so only a broken one ever waits this out.
    */
   static final long STUCK_MILLIS = 1_000;
 
@@ -311,7 +312,7 @@ final class ShowScene implements AutoCloseable {
    * without letting it go, and the test says which one and where.
    */
   void settle() {
-    if (!ContextSettle.settle(context, Duration.ofMillis(STUCK_MILLIS))) {
+    if (!ContextSettle.settleUnlessHeld(context, Duration.ofMillis(STUCK_MILLIS), WAIT)) {
       deadlocked = true;
       throw evidence.contextHeld(ContextSettle.holder(context).orElse(null), threads, lastStep,
           pendingChecks().stream().map(g -> String.valueOf(g.argument())).toList());

@@ -56,6 +56,33 @@ public final class ContextSettle {
   }
 
   /**
+   * Like {@link #settle}, but a context that is still busy after {@code within} is given up to {@code atMost} in all
+   * for as long as the task holding it is runnable: computing, or waiting for a core on a crowded machine, which is
+   * progress, not a wait. Returns false only when the context is held by a task that waits itself (parked, blocked on
+   * a monitor, sleeping), or still held after {@code atMost}.
+   */
+  public static boolean settleUnlessHeld(Context context, Duration within, Duration atMost) {
+    long deadline = System.nanoTime() + atMost.toNanos();
+    while (!settle(context, within)) {
+      if (System.nanoTime() - deadline > 0 || waitsItself(context)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The same thread holds the context on two looks 20 ms apart, and waits itself (not runnable) on both. */
+  private static boolean waitsItself(Context context) {
+    Optional<Thread> first = holder(context);
+    if (first.isEmpty() || first.get().getState() == Thread.State.RUNNABLE) {
+      return false;
+    }
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+    Optional<Thread> second = holder(context);
+    return second.isPresent() && second.get() == first.get() && second.get().getState() != Thread.State.RUNNABLE;
+  }
+
+  /**
    * The thread running a task of {@code context} right now: for a virtual-thread or worker context, the one task that
    * holds it; empty when the context is idle, or for an event-loop context.
    */

@@ -67,8 +67,19 @@ class ContextSettleTest {
     assertFalse(ContextSettle.settle(context, Duration.ofMillis(200)), "a latch waits while keeping the context");
     Thread holder = ContextSettle.holder(context).orElseThrow();
     assertTrue(ContextSettle.waitInWords(holder).contains("CountDownLatch.await"), ContextSettle.waitInWords(holder));
+    assertFalse(ContextSettle.settleUnlessHeld(context, Duration.ofMillis(100), Duration.ofSeconds(5)),
+        "a holder that waits itself is not waited for beyond the first bound");
     kept.countDown();
     assertTrue(ContextSettle.settle(context, Duration.ofSeconds(5)));
+
+    context.runOnContext(v -> {
+      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+      while (System.nanoTime() < end) {
+        Thread.onSpinWait();
+      }
+    });
+    assertTrue(ContextSettle.settleUnlessHeld(context, Duration.ofMillis(50), Duration.ofSeconds(5)),
+        "a holder that computes is progress: it is waited for up to the second bound");
   }
 
   private Context virtualThreadContext() throws Exception {
