@@ -89,13 +89,18 @@ class BatchUploadTest {
     IngestScene scene = IngestScene.deploy(vertx, 4);
     long expectedCrc = BatchClient.crcOf(BIG);
     BatchClient.Upload upload = BatchClient.upload(scene.client, scene.service.port(), "big", BIG);
-    SlowArchive.Disk disk = awaitOpened(scene, "big");
 
-    long stallEnds = System.nanoTime() + STALL_LIMIT.toNanos();
+    // The archive is stalled: it queues writes and stores nothing. Watch the client and the archive until both have
+    // been still for QUIET (the request is paused), or until the service shows that it does not pause.
+    long started = System.nanoTime();
+    long stallEnds = started + STALL_LIMIT.toNanos();
+    SlowArchive.Disk disk = null;
     while (true) {
-      if (disk.maxQueued() > QUEUE_WRITES + QUEUE_SLACK) {
+      disk = disk != null ? disk : scene.archive.opened().stream().findFirst().orElse(null);
+      int queuedAtMost = disk == null ? 0 : disk.maxQueued();
+      if (queuedAtMost > QUEUE_WRITES + QUEUE_SLACK) {
         throw new AssertionFailedError("The archive's write queue holds " + QUEUE_WRITES + " writes, and its "
-            + "writeQueueFull() said true from the " + QUEUE_WRITES + "th on, yet your code had " + disk.maxQueued()
+            + "writeQueueFull() said true from the " + QUEUE_WRITES + "th on, yet your code had " + queuedAtMost
             + " writes waiting in front of it while it stored nothing (" + disk.writes() + " writes in all, "
             + upload.bytesSent().get() / 1024 + " KiB sent by the client so far). A copy loop that writes every "
             + "chunk as it arrives ignores the archive's pace: the batch piles up in memory in front of the slow "
@@ -104,24 +109,30 @@ class BatchUploadTest {
       }
       if (upload.response().isComplete()) {
         boolean tooLarge = upload.response().succeeded() && upload.response().result().status() == 413;
-        throw new AssertionFailedError("PUT /batches/big was answered " + describe(upload)
-            + " while the archive had stored nothing of it (" + disk.writes() + " writes queued), after the client "
-            + "had sent " + upload.bytesSent().get() / 1048576 + " MiB. " + (tooLarge ? "413 is a BodyHandler's "
-            + "answer: it read the batch into memory, up to its body limit (10 MiB by default), before your handler "
-            + "could see any of it. A batch of any size must be streamed, not read into memory: no BodyHandler on "
-            + "this route, and request.pipeTo(batch)." : "Answer once the whole batch is written and the stream "
-            + "ended, as the future of pipeTo says."));
+        throw new AssertionFailedError("PUT /batches/big was answered " + describe(upload) + " while the archive "
+            + (disk == null ? "had not even been opened" : "had stored nothing of it (" + disk.writes()
+            + " writes queued)") + ", after the client had sent " + upload.bytesSent().get() / 1048576 + " MiB. "
+            + (tooLarge ? "413 is a BodyHandler's answer: it read the batch into memory, up to its body limit "
+            + "(10 MiB by default), before your handler could see any of it. A batch of any size must be streamed, "
+            + "not read into memory: no BodyHandler on this route, and request.pipeTo(batch)." : "Answer once the "
+            + "whole batch is written and the stream ended, as the future of pipeTo says."));
       }
       if (upload.allSent().get()) {
-        throw new AssertionFailedError("The archive stored nothing and had " + disk.queued() + " write(s) queued, "
-            + "yet the client could send the whole batch, " + BIG / 1048576 + " MiB: the service read the request "
-            + "on and kept it in memory, instead of pausing it. A paused request stops Vert.x reading its "
-            + "connection, and TCP makes the client wait; a batch read into a Buffer (by a BodyHandler on this "
-            + "route, or by collecting the chunks) costs its whole size in memory, for every upload at once. "
-            + "Stream the request into the archive with request.pipeTo(batch).");
+        throw new AssertionFailedError("The archive stored nothing" + (disk == null ? " (it had not even been "
+            + "opened)" : " and had " + disk.queued() + " write(s) queued") + ", yet the client could send the "
+            + "whole batch, " + BIG / 1048576 + " MiB: the service read the request on and kept it in memory, "
+            + "instead of pausing it. A paused request stops Vert.x reading its connection, and TCP makes the "
+            + "client wait; a batch read into a Buffer (by a BodyHandler on this route, or by collecting the chunks) "
+            + "costs its whole size in memory, for every upload at once. Stream the request into the archive with "
+            + "request.pipeTo(batch).");
       }
-      long lastProgress = Math.max(disk.lastProgressNanos(), upload.lastProgress().get());
+      long lastProgress = Math.max(disk == null ? started : disk.lastProgressNanos(), upload.lastProgress().get());
       if (System.nanoTime() - lastProgress >= QUIET.toNanos()) {
+        if (disk == null) {
+          throw new AssertionFailedError("PUT /batches/big did not open a stream of the archive, and the client "
+              + "has been held back for " + QUIET.toMillis() + " ms: call archive.open(name) for each batch, and "
+              + "stream the request into it.");
+        }
         break;
       }
       if (System.nanoTime() > stallEnds) {

@@ -26,7 +26,7 @@ final class IngestScene {
    * How long a test waits for what a correct solution does at once: a deployment, an answer, a call into the sink.
    * Only a broken solution ever waits it out; a busy shared machine never comes near.
    */
-  static final Duration WAIT = Duration.ofSeconds(5);
+  static final Duration WAIT = Duration.ofSeconds(10);
 
   /** The size of the items the tests send (the first line is the item's name). */
   static final int ITEM_BYTES = 16 * 1024;
