@@ -26,7 +26,8 @@ final class BatchClient {
   }
 
   /** An upload under way: its answer, and how far the client got. */
-  record Upload(Future<IngestScene.Reply> response, AtomicLong bytesSent, AtomicBoolean allSent, AtomicLong lastProgress) {
+  record Upload(Future<IngestScene.Reply> response, AtomicLong bytesSent, AtomicBoolean allSent,
+                AtomicLong lastProgress) {
   }
 
   static Upload upload(HttpClient client, int port, String name, long size) {

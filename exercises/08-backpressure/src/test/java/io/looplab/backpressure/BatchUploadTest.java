@@ -100,8 +100,9 @@ class BatchUploadTest {
       int queuedAtMost = disk == null ? 0 : disk.maxQueued();
       if (queuedAtMost > QUEUE_WRITES + QUEUE_SLACK) {
         throw new AssertionFailedError("The archive's write queue holds " + QUEUE_WRITES + " writes, and its "
-            + "writeQueueFull() said true from the " + QUEUE_WRITES + "th on, yet your code had " + queuedAtMost
-            + " writes waiting in front of it while it stored nothing (" + disk.writes() + " writes in all, "
+            + "writeQueueFull() said true from the " + QUEUE_WRITES + "th on, yet your code had "
+            + Math.max(queuedAtMost, disk.queued()) + " writes waiting in front of it while it stored nothing ("
+            + disk.writes() + " writes in all, "
             + upload.bytesSent().get() / 1024 + " KiB sent by the client so far). A copy loop that writes every "
             + "chunk as it arrives ignores the archive's pace: the batch piles up in memory in front of the slow "
             + "archive, as much of it as the client can send. Stop reading the request while writeQueueFull() is "

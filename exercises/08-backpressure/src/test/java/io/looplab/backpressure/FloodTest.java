@@ -143,7 +143,8 @@ class FloodTest {
     String figures = " (" + FLOOD + " requests in flight at once; the test's sink stored nothing until every "
         + "request was answered)";
     require(failures.isEmpty(), failures.size() + " of the " + FLOOD + " requests failed instead of getting an "
-        + "answer, for example " + failures.entrySet().stream().findFirst().map(Object::toString).orElse("") + figures + ". Answer every request, "
+        + "answer, for example " + failures.entrySet().stream().findFirst().map(Object::toString).orElse("")
+        + figures + ". Answer every request, "
         + "202 or 503; do not close the connection on it.");
     require(allAnswered, waiting + " of the " + FLOOD + " requests had no answer " + Await.inWords(FLOOD_WAIT)
         + " after they were sent, while the sink was busy with " + scene.sink.inFlight() + " item(s)" + figures

@@ -77,10 +77,10 @@ class ItemLimitTest {
       Reply reply = scene.postAndWait("item-" + i);
       int given = scene.sink.calls();
       require(reply.status() != 202, "The limit is " + limit + " items in the service, and " + limit
-          + " had been taken in, none of them done by the sink, yet item-" + i + " was taken in too (202): the sink has been "
-          + "given " + given + " items at once" + scene.sinkCallSite() + ". Under a flood such a service holds, or "
-          + "hands on, everything that arrives, and nothing bounds its memory. Count the items in the service, "
-          + "and answer 503 once the count reaches the limit.");
+          + " had been taken in, none of them done by the sink, yet item-" + i + " was taken in too (202): the sink "
+          + "has been given " + given + " items at once" + scene.sinkCallSite() + ". Under a flood such a service "
+          + "holds, or hands on, everything that arrives, and nothing bounds its memory. Count the items in the "
+          + "service, and answer 503 once the count reaches the limit.");
       require(reply.status() == 503, "The service was full (" + limit + " items with the sink), so item-" + i
           + " should be refused with 503 Service Unavailable, but it was answered " + reply.describe() + ". 503 "
           + "tells the client the refusal is temporary.");
