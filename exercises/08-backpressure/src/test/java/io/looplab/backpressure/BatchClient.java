@@ -1,5 +1,6 @@
 package io.looplab.backpressure;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -30,12 +31,13 @@ final class BatchClient {
                 AtomicLong lastProgress) {
   }
 
-  static Upload upload(HttpClient client, int port, String name, long size) {
+  static Upload upload(HttpClient client, Context context, int port, String name, long size) {
     AtomicLong sent = new AtomicLong();
     AtomicBoolean allSent = new AtomicBoolean();
     AtomicLong lastProgress = new AtomicLong(System.nanoTime());
     Promise<IngestScene.Reply> answer = Promise.promise();
-    client.request(new RequestOptions().setMethod(HttpMethod.PUT).setHost("127.0.0.1").setPort(port)
+    context.runOnContext(start -> client.request(new RequestOptions().setMethod(HttpMethod.PUT)
+            .setHost("127.0.0.1").setPort(port)
             .setURI("/batches/" + name))
         .onFailure(answer::tryFail)
         .onSuccess(request -> {
@@ -66,7 +68,7 @@ final class BatchClient {
               }
             }
           }.pump();
-        });
+        }));
     return new Upload(answer.future(), sent, allSent, lastProgress);
   }
 

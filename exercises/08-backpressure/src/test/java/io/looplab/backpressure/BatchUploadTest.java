@@ -68,7 +68,7 @@ class BatchUploadTest {
   @DisplayName("a batch reaches the archive whole and in order, its stream is ended once, and the answer is 201")
   void aBatchIsStoredWhole(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 4);
-    BatchClient.Upload upload = BatchClient.upload(scene.client, scene.service.port(), "small", SMALL);
+    BatchClient.Upload upload = scene.upload("small", SMALL);
     SlowArchive.Disk disk = awaitOpened(scene, "small");
     disk.open();
     Reply reply = Await.result(upload.response(), IngestScene.WAIT, "PUT /batches/small (" + SMALL / 1024
@@ -88,7 +88,7 @@ class BatchUploadTest {
   void aBigBatchFollowsTheArchivesPace(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 4);
     long expectedCrc = BatchClient.crcOf(BIG);
-    BatchClient.Upload upload = BatchClient.upload(scene.client, scene.service.port(), "big", BIG);
+    BatchClient.Upload upload = scene.upload("big", BIG);
 
     // The archive is stalled: it queues writes and stores nothing. Watch the client and the archive until both have
     // been still for QUIET (the request is paused), or until the service shows that it does not pause.
@@ -121,8 +121,8 @@ class BatchUploadTest {
       if (upload.allSent().get()) {
         throw new AssertionFailedError("The archive stored nothing" + (disk == null ? " (it had not even been "
             + "opened)" : " and had " + disk.queued() + " write(s) queued") + ", yet the client could send the "
-            + "whole batch, " + BIG / 1048576 + " MiB: the service read the request on and kept it in memory, "
-            + "instead of pausing it. A paused request stops Vert.x reading its connection, and TCP makes the "
+            + "whole batch, " + BIG / 1048576 + " MiB: the service read the request on, into memory, instead of "
+            + "pausing it. A paused request stops Vert.x reading its connection, and TCP makes the "
             + "client wait; a batch read into a Buffer (by a BodyHandler on this route, or by collecting the chunks) "
             + "costs its whole size in memory, for every upload at once. Stream the request into the archive with "
             + "request.pipeTo(batch).");

@@ -38,15 +38,18 @@ final class SceneWarmUp {
     String id = Await.result(vertx.deployVerticle(verticle), WAIT, "The warm-up service did not deploy.");
     HttpClient client = vertx.createHttpClient(new HttpClientOptions().setPipelining(true).setPipeliningLimit(4),
         new PoolOptions().setHttp1MaxSize(8).setMaxWaitQueueSize(-1));
-    List<Future<Integer>> answers = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      answers.add(client.request(new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1")
-              .setPort(verticle.port).setURI("/items"))
-          .compose(request -> request.send(Items.of("warm-up", IngestScene.ITEM_BYTES)))
-          .compose(response -> response.body().map(body -> response.statusCode() + body.length())));
-    }
+    io.vertx.core.Context context = vertx.getOrCreateContext();
+    List<Future<Integer>> answers = java.util.Collections.synchronizedList(new ArrayList<>());
+    io.looplab.grader.testkit.OnContext.run(context, () -> {
+      for (int i = 0; i < 64; i++) {
+        answers.add(client.request(new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1")
+                .setPort(verticle.port).setURI("/items"))
+            .compose(request -> request.send(Items.of("warm-up", IngestScene.ITEM_BYTES)))
+            .compose(response -> response.body().map(body -> response.statusCode() + body.length())));
+      }
+    }, WAIT);
     Await.outcome(Future.join(answers), WAIT, "The warm-up items got no answer.");
-    BatchClient.Upload upload = BatchClient.upload(client, verticle.port, "warm-up", 2 * 1024 * 1024);
+    BatchClient.Upload upload = BatchClient.upload(client, context, verticle.port, "warm-up", 2 * 1024 * 1024);
     archive.awaitOpened(WAIT.toMillis()).ifPresent(SlowArchive.Disk::open);
     Await.outcome(upload.response(), WAIT, "The warm-up batch got no answer.");
     Await.outcome(client.close(), WAIT, "The warm-up client did not close.");

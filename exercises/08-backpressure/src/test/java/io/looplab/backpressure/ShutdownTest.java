@@ -46,7 +46,7 @@ class ShutdownTest {
       require(reply.status() == 202 || reply.status() == 503, "POST /items should answer 202 or 503, but it "
           + "answered " + reply.describe() + ".");
     }
-    BatchClient.Upload upload = BatchClient.upload(scene.client, scene.service.port(), "last", 64 * 1024);
+    BatchClient.Upload upload = scene.upload("last", 64 * 1024);
     scene.archive.awaitOpened(IngestScene.WAIT.toMillis()).ifPresent(SlowArchive.Disk::open);
     Await.outcome(upload.response(), IngestScene.WAIT, "PUT /batches/last got no answer within "
         + Await.inWords(IngestScene.WAIT) + ".");
