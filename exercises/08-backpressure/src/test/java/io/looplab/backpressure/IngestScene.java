@@ -1,0 +1,127 @@
+package io.looplab.backpressure;
+
+import io.looplab.grader.testkit.Await;
+import io.looplab.grader.testkit.DeployedService;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.ext.web.client.WebClient;
+
+import java.time.Duration;
+
+import static io.looplab.grader.testkit.Checks.require;
+
+/**
+ * What the tests of IngestVerticle start from: the verticle deployed on 127.0.0.1 with a {@link HeldSink} behind
+ * {@code POST /items} and a {@link SlowArchive} behind {@code PUT /batches/:name}, and the requests a client sends.
+ */
+final class IngestScene {
+
+  /**
+   * How long a test waits for what a correct solution does at once: a deployment, an answer, a call into the sink.
+   * Only a broken solution ever waits it out; a busy shared machine never comes near.
+   */
+  static final Duration WAIT = Duration.ofSeconds(10);
+
+  /** The size of the items the tests send (the first line is the item's name). */
+  static final int ITEM_BYTES = 16 * 1024;
+
+  final HeldSink sink = new HeldSink();
+  final SlowArchive archive = new SlowArchive();
+  final int limit;
+  final IngestVerticle verticle;
+  final DeployedService service;
+  final HttpClient client;
+  /**
+   * The one context every request of the test's client is made on. A request made from the test's own thread would
+   * get a new context each time, on any event loop, while the connection it reuses lives on another: its answer then
+   * crosses threads, and Vert.x 5.0.7 was seen to lose one now and then (1 request in 3 runs).
+   */
+  final Context clientContext;
+
+  /** A reply to {@code POST /items}: its status, its Retry-After header (null if none), its body. */
+  record Reply(int status, String retryAfter, String body) {
+    String describe() {
+      return status + (retryAfter == null ? " (no Retry-After header)" : " with Retry-After: " + retryAfter)
+          + (body.isBlank() ? "" : " and the body \"" + (body.length() > 120 ? body.substring(0, 120) + "..." : body)
+          + "\"");
+    }
+  }
+
+  private IngestScene(Vertx vertx, int limit, HttpClient client) {
+    this.limit = limit;
+    this.client = client;
+    this.clientContext = vertx.getOrCreateContext();
+    this.verticle = new IngestVerticle(sink, archive, limit);
+    this.service = DeployedService.deploy(vertx, verticle, IngestVerticle::port, WebClient.wrap(client), WAIT);
+    require(service.port() > 0, "IngestVerticle deployed, but port() returned " + service.port()
+        + ": set it from the server's actualPort() before start()'s future completes.");
+  }
+
+  /** The verticle, deployed with a limit of {@code limit} items, and a client of a few connections. */
+  static IngestScene deploy(Vertx vertx, int limit) {
+    return deploy(vertx, limit, new PoolOptions().setHttp1MaxSize(8));
+  }
+
+  static IngestScene deploy(Vertx vertx, int limit, PoolOptions pool) {
+    HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1"), pool);
+    return new IngestScene(vertx, limit, client);
+  }
+
+  /** Sends {@code POST /items} with the item {@code name} of {@link #ITEM_BYTES} bytes. */
+  Future<Reply> post(String name) {
+    return post(client, name, Items.of(name, ITEM_BYTES));
+  }
+
+  Future<Reply> post(HttpClient client, String name, Buffer item) {
+    Promise<Reply> reply = Promise.promise();
+    clientContext.runOnContext(v -> client.request(new RequestOptions().setMethod(HttpMethod.POST)
+            .setPort(service.port()).setHost("127.0.0.1").setURI("/items"))
+        .compose(request -> request.send(item))
+        .compose(response -> response.body().map(body -> new Reply(response.statusCode(),
+            response.getHeader("Retry-After"), body.toString())))
+        .onComplete(reply));
+    return reply.future();
+  }
+
+  /** Starts {@code PUT /batches/name} of {@code size} bytes, on the client's context. */
+  BatchClient.Upload upload(String name, long size) {
+    return BatchClient.upload(client, clientContext, service.port(), name, size);
+  }
+
+  /** Posts the item {@code name} and waits for the reply. */
+  Reply postAndWait(String name) {
+    return Await.result(post(name), WAIT, "POST /items with " + name + " got no answer within "
+        + Await.inWords(WAIT) + ". Answer every item at once: 202 when it is taken in, 503 when the service is full. "
+        + "Never keep a request waiting for the sink.");
+  }
+
+  /** Whether {@code value} is a Retry-After value that HTTP allows: a number of seconds, or an HTTP date. */
+  static boolean isValidRetryAfter(String value) {
+    if (value == null) {
+      return false;
+    }
+    String v = value.trim();
+    if (v.matches("\\d{1,9}")) {
+      return true;
+    }
+    try {
+      java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.parse(v);
+      return true;
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
+  }
+
+  /** Where the learner's code first called the sink, for a message: " (your code called the sink from ...)". */
+  String sinkCallSite() {
+    return sink.firstCallSite().map(site -> " (your code called the sink from " + site + ")").orElse("");
+  }
+}
