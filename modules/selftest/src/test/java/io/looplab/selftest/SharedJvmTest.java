@@ -55,7 +55,7 @@ class SharedJvmTest {
   @Test
   @DisplayName("each job graded in a shared JVM gets the verdicts a JVM of its own gives it")
   void sameVerdictsAsAJvmEach() throws Exception {
-    List<ExerciseReport> shared = together.get(10, TimeUnit.MINUTES);
+    List<ExerciseReport> shared = together.get(30, TimeUnit.MINUTES);
     for (int i = 0; i < JOBS.size(); i++) {
       String alone = verdicts(Gradings.result("hostile " + JOBS.get(i)));
       assertEquals(alone, verdicts(shared.get(i)), "job " + (i + 1) + " (" + JOBS.get(i) + ") after " + JOBS.subList(0, i));
@@ -65,7 +65,7 @@ class SharedJvmTest {
   @Test
   @DisplayName("a job that leaves a thread, exits or runs out of time ends its JVM, and the next job gets a new one")
   void troubleEndsTheJvm() throws Exception {
-    together.get(10, TimeUnit.MINUTES);
+    together.get(30, TimeUnit.MINUTES);
     try (Stream<Path> serving = Files.list(kit.workDir().resolve("serve"))) {
       // solution, sleeps, leaves-a-thread | solution, exit | spins, loops-forever | stub (does-not-compile: none)
       assertEquals(4, serving.count(), "serving JVMs started");
