@@ -1,5 +1,6 @@
 package io.looplab.grader.internal.runner;
 
+import io.looplab.grader.internal.leaks.ThreadCensus;
 import org.junit.platform.launcher.Launcher;
 
 import java.io.BufferedReader;
@@ -11,9 +12,7 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The {@link GradingJvm.Mode#SERVE} JVM's work: one grading after another in the same JVM, each job's classes in a
@@ -46,7 +45,7 @@ final class ServingLoop {
   /** Grades each job it is given, until the end of the input, a line that is not a job, or a job that leaves a thread. */
   void serve() {
     for (GradingJvm.Job job = next(); job != null; job = next()) {
-      Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+      ThreadCensus before = ThreadCensus.now();
       run(job);
       List<Thread> left = leftBehind(before);
       if (!left.isEmpty()) {
@@ -90,23 +89,13 @@ final class ServingLoop {
   }
 
   /** Threads started during the job and still alive after a grace period, except those the JVM itself keeps. */
-  private static List<Thread> leftBehind(Set<Thread> before) {
-    long deadline = System.currentTimeMillis() + GRACE_MILLIS;
-    List<Thread> left = new java.util.ArrayList<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (before.contains(t) || THE_JVMS_OWN.stream().anyMatch(t.getName()::startsWith)) {
-        continue;
-      }
-      try {
-        t.join(Math.max(1, deadline - System.currentTimeMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      if (t.isAlive()) {
-        left.add(t);
-      }
+  private static List<Thread> leftBehind(ThreadCensus before) {
+    try {
+      return before.survivorsAfter(GRACE_MILLIS, name -> THE_JVMS_OWN.stream().anyMatch(name::startsWith));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return List.of();
     }
-    return left;
   }
 
   private static URL url(java.nio.file.Path dir) {
