@@ -27,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       can be descheduled for a hundred milliseconds without doing anything wrong; wall-clock time alone would blame
  *       the learner for that.</li>
  * </ul>
+ * A task's time leaves out the JVM's garbage-collection pauses ({@link GcPauses}): while the JVM is stopped, the task
+ * does nothing.
  */
 final class StallDetector {
 
@@ -62,6 +64,7 @@ final class StallDetector {
   private final Map<Thread, Holder> holders = new ConcurrentHashMap<>();
   private final long stallNanos = GuardSettings.stallMillis() * 1_000_000;
   private final boolean cpuTimeAvailable = THREADS.isThreadCpuTimeSupported();
+  private final GcPauses pauses = GcPauses.instance();
 
   StallDetector() {
     // The first CPU-time reading sets up the JVM's management beans; pay for it now, not on the checker's thread.
@@ -94,7 +97,7 @@ final class StallDetector {
     }
     // Waiting in a row means: found waiting now and at the last check, and next to no CPU used in between. A loop
     // that only brushes past a busy monitor (a hot counter shared by several loops) runs between the checks.
-    boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * (now - seen.tickNanos());
+    boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * running(seen.tickNanos(), now);
     boolean holderAccountable = holderIsAccountable(thread, info, now - seen.tickNanos());
     int waitingInARow = waiting == null ? 0 : idleSinceLastCheck && holderAccountable ? seen.waiting() + 1 : 1;
     seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(), waitingInARow,
@@ -106,7 +109,19 @@ final class StallDetector {
     if (learnerFrame < 0 || CodeUnderTest.isWarmingUp(stack, learnerFrame)) {
       return; // not the code under test, or the JVM loading classes: ask again on the next tick
     }
-    String length = event.duration() / 1_000_000 + " ms and counting (the limit is " + stallNanos / 1_000_000 + " ms)";
+    // The task's own time leaves out the JVM's garbage-collection pauses, during which nothing ran; a pause that has
+    // ended but is not yet announced makes the judgment wait for the next check.
+    if (!pauses.settled()) {
+      return;
+    }
+    long paused = pauses.pausedBetween(taskStart, now);
+    long taskNanos = event.duration() - paused;
+    if (taskNanos < stallNanos) {
+      return;
+    }
+    String length = taskNanos / 1_000_000 + " ms and counting (the limit is " + stallNanos / 1_000_000 + " ms"
+        + (paused >= 1_000_000 ? "; the " + paused / 1_000_000 + " ms the JVM spent collecting garbage not counted" : "")
+        + ")";
     if (waiting != null && waitingInARow >= MIN_WAITING_SIGHTINGS) {
       markReported(thread, seen);
       CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, true);
@@ -150,6 +165,11 @@ final class StallDetector {
     boolean computed = before != null && before.threadId() == owner
         && ownerCpu - before.cpuNanos() >= MIN_CPU_SHARE * sinceLastCheckNanos;
     return waitsItself || computed;
+  }
+
+  /** The wall time from {@code from} to {@code to} that the JVM was not paused for garbage collection. */
+  private long running(long from, long to) {
+    return to - from - pauses.pausedBetween(from, to);
   }
 
   private void markReported(Thread thread, Sighting seen) {
@@ -214,7 +234,7 @@ final class StallDetector {
     if (cpu - seen.firstCpuNanos() >= stallNanos / 2) {
       return true;
     }
-    long window = now - seen.wallNanos();
+    long window = running(seen.wallNanos(), now);
     if (cpu - seen.cpuNanos() < MIN_CPU_SHARE * window) {
       sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, seen.waiting(),
           seen.tickNanos(), seen.tickCpuNanos(), false));

@@ -178,6 +178,20 @@ class EventLoopGuardTest {
         "Misbehaviour.java:", "vert.x-eventloop-thread");
   }
 
+  @RepeatedTest(3)
+  @DisplayName("a short task that a garbage collection stops for longer than the limit is not a stall: the pause is "
+      + "the JVM's")
+  void garbageCollectionPauseIsNotAStall() {
+    assertPasses("spinsAcrossAFullGarbageCollection");
+  }
+
+  @Test
+  @DisplayName("a long task that a garbage collection stops is still a stall, measured on its own time")
+  void longTaskAcrossAGarbageCollectionIsAStall() {
+    assertViolation("spinsLongAfterAFullGarbageCollection", "Event loop stalled", "collecting garbage not counted",
+        "Misbehaviour.java:");
+  }
+
   @RepeatedTest(20)
   @DisplayName("sleeping, reading files and spinning inside executeBlocking are never reported")
   void workerThreadsMayBlock() {
