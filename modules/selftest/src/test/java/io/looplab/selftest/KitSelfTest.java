@@ -107,9 +107,7 @@ class KitSelfTest {
    */
   private static List<String> start(Exercise e, Map<String, GradingEngine.Job> jobs) {
     List<String> names = new ArrayList<>(jobs.keySet());
-    // An exercise whose exercise.json says "selfTestSharesJvms": false gets a JVM per grading: 12's CPU-bound races
-    // stalled an event loop for 50-74 ms in a shared JVM (1 run in 3), never in a JVM of its own (10 of 10).
-    if (!Boolean.parseBoolean(System.getProperty("looplab.selftest.shared", "true")) || !sharesJvms(e)) {
+    if (!Boolean.parseBoolean(System.getProperty("looplab.selftest.shared", "true"))) {
       for (String name : names) {
         GradingEngine.Job job = jobs.get(name);
         Gradings.start(name, () -> grade(e, job.target(), job.onlyTests()));
@@ -126,15 +124,6 @@ class KitSelfTest {
       Gradings.startTogether(mine, () -> new GradingEngine(kit, false).gradeTogether(e, together));
     }
     return names;
-  }
-
-  private static boolean sharesJvms(Exercise e) {
-    try {
-      return new io.vertx.core.json.JsonObject(Files.readString(e.dir().resolve("exercise.json")))
-          .getBoolean("selfTestSharesJvms", true);
-    } catch (IOException ex) {
-      throw new java.io.UncheckedIOException(ex);
-    }
   }
 
   private static Target submissionOf(Variant variant) throws IOException {
