@@ -2,9 +2,9 @@ package io.looplab.promises;
 
 import io.looplab.grader.Outcome;
 import io.looplab.grader.testkit.Await;
+import io.looplab.grader.testkit.DeployedOnContext;
 import io.looplab.grader.testkit.OnContext;
 import io.vertx.core.Context;
-import io.vertx.core.Deployable;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -40,31 +40,9 @@ final class QuoteScene {
   QuoteScene(Vertx vertx, Duration timeout) {
     this.vertx = vertx;
     this.service = new QuoteService(client, timeout);
-    Host host = new Host(service);
-    this.deploymentId = Await.result(vertx.deployVerticle(host), WAIT, "Deploying QuoteService did not finish "
-        + "within " + Await.inWords(WAIT) + ": start() must complete its future.");
-    this.context = host.context;
-  }
-
-  /** Deploys the service and keeps the context Vert.x gives it, so the test can call it there. */
-  private static final class Host implements Deployable {
-    private final QuoteService service;
-    private volatile Context context;
-
-    Host(QuoteService service) {
-      this.service = service;
-    }
-
-    @Override
-    public Future<?> deploy(Context context) throws Exception {
-      this.context = context;
-      return service.deploy(context);
-    }
-
-    @Override
-    public Future<?> undeploy(Context context) throws Exception {
-      return service.undeploy(context);
-    }
+    DeployedOnContext deployed = DeployedOnContext.deploy(vertx, service, WAIT);
+    this.deploymentId = deployed.deploymentId();
+    this.context = deployed.context();
   }
 
   /** Runs {@code step} on the service's event loop, and notes what its future ends with. */

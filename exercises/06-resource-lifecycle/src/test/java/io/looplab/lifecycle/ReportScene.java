@@ -3,9 +3,9 @@ package io.looplab.lifecycle;
 import io.looplab.grader.Outcome;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.testkit.Await;
+import io.looplab.grader.testkit.DeployedOnContext;
 import io.looplab.grader.testkit.OnContext;
 import io.vertx.core.Context;
-import io.vertx.core.Deployable;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -47,31 +47,9 @@ final class ReportScene {
     this.vertx = vertx;
     this.pool = new CountingPool(connections);
     this.service = new ReportService(pool, deadline);
-    Host host = new Host(service);
-    this.deploymentId = Await.result(vertx.deployVerticle(host), WAIT, "Deploying ReportService did not finish "
-        + "within " + Await.inWords(WAIT) + ": start() must complete its future.");
-    this.context = host.context;
-  }
-
-  /** Deploys the service and keeps the context Vert.x gives it, so the test can call it there. */
-  private static final class Host implements Deployable {
-    private final ReportService service;
-    private volatile Context context;
-
-    Host(ReportService service) {
-      this.service = service;
-    }
-
-    @Override
-    public Future<?> deploy(Context context) throws Exception {
-      this.context = context;
-      return service.deploy(context);
-    }
-
-    @Override
-    public Future<?> undeploy(Context context) throws Exception {
-      return service.undeploy(context);
-    }
+    DeployedOnContext deployed = DeployedOnContext.deploy(vertx, service, WAIT);
+    this.deploymentId = deployed.deploymentId();
+    this.context = deployed.context();
   }
 
   /** Asks the service for the report {@code name}, on its event loop; the caller can give up later. */

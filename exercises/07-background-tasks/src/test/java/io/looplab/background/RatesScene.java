@@ -5,9 +5,9 @@ import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.sync.ManualClock;
 import io.looplab.grader.races.PendingTimers;
 import io.looplab.grader.testkit.Await;
+import io.looplab.grader.testkit.DeployedOnContext;
 import io.looplab.grader.testkit.OnContext;
 import io.vertx.core.Context;
-import io.vertx.core.Deployable;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -72,32 +72,10 @@ final class RatesScene {
       }
     };
     this.refresher = new RatesRefresher(scheduler, this::rate, currencies, period, deadline);
-    Host host = new Host(refresher);
-    this.deploymentId = Await.result(vertx.deployVerticle(host), WAIT, "Deploying RatesRefresher did not finish "
-        + "within " + Await.inWords(WAIT) + ": start() must complete its future.");
-    this.context = host.context;
+    DeployedOnContext deployed = DeployedOnContext.deploy(vertx, refresher, WAIT);
+    this.deploymentId = deployed.deploymentId();
+    this.context = deployed.context();
     settle();
-  }
-
-  /** Deploys the refresher and keeps the context Vert.x gives it, so the test can call it there. */
-  private static final class Host implements Deployable {
-    private final RatesRefresher refresher;
-    private volatile Context context;
-
-    Host(RatesRefresher refresher) {
-      this.refresher = refresher;
-    }
-
-    @Override
-    public Future<?> deploy(Context context) throws Exception {
-      this.context = context;
-      return refresher.deploy(context);
-    }
-
-    @Override
-    public Future<?> undeploy(Context context) throws Exception {
-      return refresher.undeploy(context);
-    }
   }
 
   /** The feed the refresher is given: throws when the test said so, otherwise waits for the test's answer. */
