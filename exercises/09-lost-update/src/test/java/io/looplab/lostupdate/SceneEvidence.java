@@ -1,6 +1,7 @@
 package io.looplab.lostupdate;
 
 import io.looplab.grader.Outcome;
+import io.looplab.grader.races.SeatTally;
 import io.looplab.lostupdate.ShowScene.Answer;
 import io.looplab.lostupdate.ShowScene.Pace;
 import org.opentest4j.AssertionFailedError;
@@ -14,7 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
-import static io.looplab.grader.testkit.Checks.require;
 import static io.looplab.lostupdate.ShowScene.STUCK_MILLIS;
 
 /**
@@ -54,22 +54,7 @@ final class SceneEvidence {
 
   /** Each caller told true holds one seat: the seats taken equal the seats sold, and the count stays >= 0. */
   void assertNoUpdateLost() {
-    int free = scene.freeSeats();
-    int sold = scene.sold();
-    int taken = scene.seats - free;
-    if (taken >= sold && free >= 0) {
-      require(taken == sold, "The counter lost seats: " + sold + " reservations were told they have a seat, but "
-          + "the count went from " + scene.seats + " to " + free + ". Only a reservation that answers true may take a "
-          + "seat; a no or a failed check must leave the count as it was. Answers: " + scene.answers() + ".");
-      return;
-    }
-    if (free < 0) {
-      assertNotOversold();
-    }
-    throw new AssertionFailedError("Lost update: " + sold + " reservations (" + scene.soldTo() + ") were told they "
-        + "have a seat, but the count went from " + scene.seats + " to " + free + " free seats, not "
-        + (scene.seats - sold) + ": " + ((sold - taken) == 1 ? "one write overwrote another"
-        : (sold - taken) + " writes were overwritten") + " (" + order() + "). " + whyWritesWereLost() + inCode() + ".");
+    tally().assertEachSaleOneSeat(scene.answers(), order(), () -> whyWritesWereLost() + inCode(), this::whyOversold);
   }
 
   /** The test's order of answers, in words. */
@@ -182,15 +167,17 @@ final class SceneEvidence {
 
   /** No more callers told true than there were seats, and never a negative count. */
   void assertNotOversold() {
-    int free = scene.freeSeats();
-    int sold = scene.sold();
-    if (sold <= scene.seats && free >= 0) {
-      return;
-    }
+    tally().assertNotOversold(order(), this::whyOversold);
+  }
+
+  private SeatTally tally() {
+    return new SeatTally(scene.seats, scene.freeSeats(), scene.sold(), scene.soldTo());
+  }
+
+  /** Why more callers were told yes than there were seats, from the checks in flight and the deliveries. */
+  private String whyOversold() {
     Delivery late = firstYes(this::landedLater);
-    throw new AssertionFailedError("Oversold: " + sold + " callers (" + scene.soldTo() + ") were told they have a "
-        + "seat, but the show had only " + scene.seats + "; freeSeats() now says " + free + " (" + order() + "). "
-        + (mostInFlight > 1
+    return (mostInFlight > 1
         ? mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "), and "
           + (late != null
           ? "the writes did not land when the checks answered (when " + late.who() + "'s check said yes, the count "
@@ -202,7 +189,7 @@ final class SceneEvidence {
           + "the read, the decision and the write must be one critical section, held across the await of the check."
         : "The checks ran one at a time, yet a reservation decided from a count read before the previous "
           + "reservation wrote: the critical section must cover the read, the decision and the write.")
-        + inCode());
+        + inCode();
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.looplab.virtualthreads;
 
 import io.looplab.grader.Outcome;
+import io.looplab.grader.races.SeatTally;
 import io.looplab.grader.sync.ContextSettle;
 import io.looplab.virtualthreads.ShowScene.Answer;
 import io.looplab.virtualthreads.ShowScene.Pace;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
-import static io.looplab.grader.testkit.Checks.require;
 import static io.looplab.virtualthreads.ShowScene.STUCK_MILLIS;
 
 /**
@@ -49,22 +49,7 @@ final class SceneEvidence {
 
   /** Each caller told true holds one seat: the seats taken equal the seats sold, and the count stays >= 0. */
   void assertNoUpdateLost() {
-    int free = scene.freeSeats();
-    int sold = scene.sold();
-    int taken = scene.seats - free;
-    if (taken >= sold && free >= 0) {
-      require(taken == sold, "The counter lost seats: " + sold + " reservations were told they have a seat, but "
-          + "the count went from " + scene.seats + " to " + free + ". Only a reservation that answers true may take a "
-          + "seat; a no or a failed check must leave the count as it was. Answers: " + scene.answers() + ".");
-      return;
-    }
-    if (free < 0) {
-      assertNotOversold();
-    }
-    throw new AssertionFailedError("Lost update: " + sold + " reservations (" + scene.soldTo() + ") were told they "
-        + "have a seat, but the count went from " + scene.seats + " to " + free + " free seats, not "
-        + (scene.seats - sold) + ": " + ((sold - taken) == 1 ? "one write overwrote another"
-        : (sold - taken) + " writes were overwritten") + " (" + order() + "). " + whyWritesWereLost() + inCode() + ".");
+    tally().assertEachSaleOneSeat(scene.answers(), order(), () -> whyWritesWereLost() + inCode(), this::whyOversold);
   }
 
   private String order() {
@@ -138,14 +123,16 @@ final class SceneEvidence {
 
   /** No more callers told true than there were seats, and never a negative count. */
   void assertNotOversold() {
-    int free = scene.freeSeats();
-    int sold = scene.sold();
-    if (sold <= scene.seats && free >= 0) {
-      return;
-    }
-    throw new AssertionFailedError("Oversold: " + sold + " callers (" + scene.soldTo() + ") were told they have a "
-        + "seat, but the show had only " + scene.seats + "; freeSeats() now says " + free + " (" + order() + "). "
-        + (mostInFlight > 1
+    tally().assertNotOversold(order(), this::whyOversold);
+  }
+
+  private SeatTally tally() {
+    return new SeatTally(scene.seats, scene.freeSeats(), scene.sold(), scene.soldTo());
+  }
+
+  /** Why more callers were told yes than there were seats, from the checks in flight and the deliveries. */
+  private String whyOversold() {
+    return (mostInFlight > 1
         ? mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "), and each of "
           + "those reservations decided \"a seat is free\" from a count it read before the others took their seats. "
           + "Re-reading the count at the write (freeSeats - 1 instead of free - 1) fixes the arithmetic, not the "
@@ -153,7 +140,7 @@ final class SceneEvidence {
           + "the check."
         : "The checks ran one at a time, yet a reservation decided from a count read before the previous "
           + "reservation wrote: the critical section must cover the read, the decision and the write.")
-        + inCode());
+        + inCode();
   }
 
   /**
