@@ -80,11 +80,9 @@ class KitSelfTest {
       // On an older JDK, an exercise that needs a newer one runs on a JDK found on the machine: its solution and
       // stub prove that path; its variants are checked where the kit runs on a new enough JDK (.ci/run: JDK 25).
       boolean variants = e.minimumJava() <= JavaRuntimes.current();
-      if (!variants) {
-        System.out.println(position + e.id() + ": needs JDK " + e.minimumJava() + ", graded on " + e.java().orElseThrow()
-            + ": its solution and stub only (its alternatives and mutants are checked on JDK " + e.minimumJava()
-            + " or newer)");
-      }
+      String note = variants ? "" : " (needs JDK " + e.minimumJava() + ": graded on " + e.java().orElseThrow()
+          + ", its solution and stub only; its alternatives and mutants are checked on JDK " + e.minimumJava()
+          + " or newer)";
       for (Variant alternative : variants ? Variant.of(solution, Variant.Kind.ALTERNATIVE) : List.<Variant>of()) {
         alternatives.add(alternative);
         jobs.put(alternative.label(), new GradingEngine.Job(submissionOf(alternative), List.of()));
@@ -96,7 +94,8 @@ class KitSelfTest {
       }
       jobs.put("stub " + e.id(), new GradingEngine.Job(Target.originalStubs(kit), List.of()));
       List<String> names = start(e, jobs);
-      Gradings.whenDone(names, (reports, seconds) -> System.out.println(position + progressLine(e, reports, seconds)));
+      Gradings.whenDone(names,
+          (reports, seconds) -> System.out.println(position + progressLine(e, reports, seconds) + note));
     }
   }
 
