@@ -186,14 +186,32 @@ public final class GradingEngine implements AutoCloseable {
     return new ServingJvm(ForkedJvm.start(command, log), log);
   }
 
-  /** Where a grading's code and tests come from: the target's own code, or the kit's original stub, and the tests. */
-  private record Sources(Path mainDir, Originals.Copy stub, Originals.Copy tests) {
+  /**
+   * Where a grading's code and tests come from: the target's own code, or the kit's original stub, and the tests;
+   * {@code ignoredTests}: tests of a submission's own that differ from the kit's and are not used (else null).
+   */
+  private record Sources(Path mainDir, Originals.Copy stub, Originals.Copy tests, Path ignoredTests) {
   }
 
   private Sources sources(Exercise exercise, Target target) {
     Optional<Path> given = target.mainDir(exercise);
     Originals.Copy stub = given.isPresent() ? null : originals.of(exercise, Originals.Part.STUB);
-    return new Sources(given.isPresent() ? given.get() : stub.dir(), stub, originals.of(exercise, Originals.Part.TESTS));
+    Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
+    Path ownTests = given.map(main -> main.resolveSibling("test")).orElse(null);
+    boolean ignored = ownTests != null && !target.isLearnersOwnCopy() && holdsFiles(ownTests)
+        && !SourceFingerprint.of(ownTests).equals(SourceFingerprint.of(tests.dir()));
+    return new Sources(given.isPresent() ? given.get() : stub.dir(), stub, tests, ignored ? ownTests : null);
+  }
+
+  private static boolean holdsFiles(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return false;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.anyMatch(Files::isRegularFile);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -257,6 +275,11 @@ public final class GradingEngine implements AutoCloseable {
     String note = notes(sources.stub(), sources.tests());
     if (note != null) {
       report.addNote(note);
+    }
+    if (sources.ignoredTests() != null) {
+      // Only src/main is ever taken: tests that came with the code would grade it by its own rules.
+      report.addNote("The submission's own tests (" + sources.ignoredTests() + ") were not used: every grade comes "
+          + "from the kit's original tests.");
     }
     if (exercise.minimumJava() > JavaRuntimes.current()) {
       report.addNote("Graded on " + java(exercise) + ": this exercise needs JDK " + exercise.minimumJava()
