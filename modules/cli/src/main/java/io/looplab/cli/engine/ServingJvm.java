@@ -66,7 +66,9 @@ final class ServingJvm {
 
   private static String read(Path file) {
     try {
-      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
+      // Empty: not written yet (the runner moves it into place whole, but a kit must not hang on that).
+      String word = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
+      return word == null || word.isEmpty() ? null : word;
     } catch (IOException e) {
       return null;
     }

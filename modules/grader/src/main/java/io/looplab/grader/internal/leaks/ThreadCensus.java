@@ -31,15 +31,15 @@ public final class ThreadCensus {
 
   /** Threads started since this census that are still alive after waiting up to {@code graceMillis} in total. */
   public List<Thread> survivorsAfter(long graceMillis) throws InterruptedException {
-    return survivorsAfter(graceMillis, ThreadCensus::isInfrastructure);
+    return survivorsAfter(graceMillis, t -> isInfrastructure(t.getName()));
   }
 
-  /** The same, leaving out the threads whose name {@code ignored} accepts instead of the infrastructure's. */
-  public List<Thread> survivorsAfter(long graceMillis, Predicate<String> ignored) throws InterruptedException {
+  /** The same, leaving out the threads that {@code ignored} accepts instead of the infrastructure's. */
+  public List<Thread> survivorsAfter(long graceMillis, Predicate<Thread> ignored) throws InterruptedException {
     long deadline = System.currentTimeMillis() + graceMillis;
     List<Thread> survivors = new ArrayList<>();
     for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (baseline.contains(t.getId()) || ignored.test(t.getName())) {
+      if (baseline.contains(t.getId()) || ignored.test(t)) {
         continue;
       }
       // A pool that was closed lets its threads finish on their own; give them the time to.

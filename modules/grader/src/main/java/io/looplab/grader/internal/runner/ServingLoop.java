@@ -26,7 +26,8 @@ final class ServingLoop {
   /** Threads that the JVM and the libraries keep, or let linger a second, whatever the code did. */
   private static final List<String> THE_JVMS_OWN = List.of("Common-Cleaner", "process reaper", "Attach Listener",
       "Signal Dispatcher", "Reference Handler", "Finalizer", "Notification Thread", "ForkJoinPool.commonPool",
-      "globalEventExecutor", "threadDeathWatcher", "InnocuousThread", "Cleaner-", "Keep-Alive-Timer", "junit-");
+      "globalEventExecutor", "threadDeathWatcher", "InnocuousThread", "Cleaner-", "Keep-Alive-Timer", "junit-",
+      "VirtualThread-unblocker");
   private static final long GRACE_MILLIS = 2_000;
 
   private final Launcher launcher;
@@ -58,9 +59,15 @@ final class ServingLoop {
     }
   }
 
+  /**
+   * Writes the job's done file in one step (a file written in place is seen empty for a moment, and the kit, which
+   * polls for it, once read that as "next" and handed its next job to a JVM on its way out).
+   */
   private static void say(GradingJvm.Job job, String word) {
+    java.nio.file.Path partial = job.doneFile().resolveSibling(job.doneFile().getFileName() + ".partial");
     try {
-      java.nio.file.Files.writeString(job.doneFile(), word);
+      java.nio.file.Files.writeString(partial, word);
+      java.nio.file.Files.move(partial, job.doneFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -91,11 +98,32 @@ final class ServingLoop {
   /** Threads started during the job and still alive after a grace period, except those the JVM itself keeps. */
   private static List<Thread> leftBehind(ThreadCensus before) {
     try {
-      return before.survivorsAfter(GRACE_MILLIS, name -> THE_JVMS_OWN.stream().anyMatch(name::startsWith));
+      return before.survivorsAfter(GRACE_MILLIS, ServingLoop::isTheJvmsOwn);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return List.of();
     }
+  }
+
+  private static boolean isTheJvmsOwn(Thread t) {
+    return THE_JVMS_OWN.stream().anyMatch(t.getName()::startsWith) || isIdleCarrier(t);
+  }
+
+  /**
+   * A carrier of virtual threads (JDK 21 and newer) with none mounted: the JVM starts its carriers at the first
+   * virtual thread and keeps them, whoever started that one (in 14 every job did, and every job ended its JVM). A
+   * carrier that still runs a virtual thread, or is pinned by one, has a continuation on its stack: the job's.
+   */
+  private static boolean isIdleCarrier(Thread t) {
+    if (!t.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
+      return false;
+    }
+    for (StackTraceElement frame : t.getStackTrace()) {
+      if (frame.getClassName().startsWith("jdk.internal.vm.Continuation")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static URL url(java.nio.file.Path dir) {
