@@ -25,13 +25,11 @@ import java.util.concurrent.TimeUnit;
 final class Gradings {
 
   /**
-   * One more than the cores: a grading waits part of its time (a node JVM starting, a bounded wait, a mutant's
-   * time limit), and the extra one keeps the CPU busy meanwhile. Measured on a 2-core machine, JDK 17: 3 at once
-   * took the whole verify from 660 s to 560 s, every verdict the same; the stall detector's CPU evidence and its
-   * leaving out GC pauses keep the busier machine from being blamed on a loop.
+   * 2 fills this kind of 2-core machine. One more than the cores was tried: the first JDK 17 run took 560 s against
+   * 660 s, but the next three took 742 to 770 s (JDK 17 and 25), against 660 and 686 s with 2, as the extra
+   * gradings (three of 13's node pairs at once, say) only fought over the same two cores.
    */
-  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel",
-      Runtime.getRuntime().availableProcessors() + 1);
+  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", 2);
 
   private static final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL, task -> {
     Thread t = new Thread(task, "selftest-grading");
