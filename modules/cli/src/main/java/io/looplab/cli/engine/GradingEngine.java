@@ -9,9 +9,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -28,6 +31,8 @@ public final class GradingEngine implements AutoCloseable {
 
   private final Kit kit;
   private final SourceCompiler compiler = new SourceCompiler();
+  /** One lock per plan folder, for every engine in this JVM. */
+  private static final Map<Path, Object> PLAN_LOCKS = new ConcurrentHashMap<>();
   private final Originals originals;
   private final boolean debug;
   private final Sandbox sandbox;
@@ -403,16 +408,26 @@ public final class GradingEngine implements AutoCloseable {
    * only discovered: a learner's handout needs no solutions/ folder.
    */
   ExerciseReport plan(Exercise exercise) {
+    Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
+    // Gradings of one exercise side by side (--class, the self-test) all need its plan: one lists it, the others
+    // wait for it. Seen without this: a refused submission's report with max 0, read from a plan still being written.
+    synchronized (PLAN_LOCKS.computeIfAbsent(dir.toAbsolutePath().normalize(), d -> new Object())) {
+      return planIn(exercise, dir);
+    }
+  }
+
+  private ExerciseReport planIn(Exercise exercise, Path dir) {
     try {
-      Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
       Path reportFile = dir.resolve("plan.json");
       Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
       Originals.Copy stub = originals.of(exercise, Originals.Part.STUB);
-      if (Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis()
-          > Math.max(newest(tests.dir()), newest(stub.dir()))) {
-        return InFlightReport.read(reportFile).orElseThrow().report();
+      Optional<InFlightReport> cached = Files.exists(reportFile) && Files.getLastModifiedTime(reportFile).toMillis()
+          > Math.max(newest(tests.dir()), newest(stub.dir())) ? InFlightReport.read(reportFile) : Optional.empty();
+      if (cached.isPresent() && cached.get().finished()) {
+        return cached.get().report();
       }
       freshDir(dir);
+      Path listing = dir.resolve("plan-being-listed.json");
       List<Path> libraries = libraries(exercise);
       Path classes = dir.resolve("classes");
       Path testClasses = dir.resolve("test-classes");
@@ -427,10 +442,16 @@ public final class GradingEngine implements AutoCloseable {
         throw new IllegalStateException("the kit's own stub or tests for " + exercise.id() + " do not compile");
       }
       ForkedJvm.run(ForkedJvm.command(java(exercise), concat(List.of(testClasses, classes), libraries), new GradingJvm.Arguments(
-          GradingJvm.Mode.PLAN_ONLY, testClasses, reportFile, exercise.id(), exercise.title()), List.of()),
+          GradingJvm.Mode.PLAN_ONLY, testClasses, listing, exercise.id(), exercise.title()), List.of()),
           dir.resolve("output.log"), 60, left -> { });
-      return InFlightReport.read(reportFile).map(InFlightReport::report).orElseThrow(() -> new IllegalStateException(
-          "could not list the tests of " + exercise.id() + "; see " + dir.resolve("output.log")));
+      Optional<InFlightReport> listed = InFlightReport.read(listing).filter(InFlightReport::finished);
+      if (listed.isEmpty()) {
+        throw new IllegalStateException("could not list the tests of " + exercise.id() + "; see "
+            + dir.resolve("output.log"));
+      }
+      // Into place whole: another kit process reading the cache sees the whole plan or none.
+      Files.move(listing, reportFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      return listed.get().report();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
