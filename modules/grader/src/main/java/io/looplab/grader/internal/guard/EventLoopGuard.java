@@ -8,6 +8,7 @@ import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.opentest4j.AssertionFailedError;
 
 import java.lang.reflect.Method;
 import java.util.List;
@@ -75,9 +76,18 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
 
   @Override
   public void afterEach(ExtensionContext context) {
-    // Violations raised after the test body, while tearing down, still count.
+    // Violations raised after the test body, while tearing down, still count; those of the close below are not
+    // judged, as they were not before the close was bounded here.
     List<Violation> late = ViolationLog.since(markOf(context));
-    if (!late.isEmpty() && context.getExecutionException().isEmpty()) {
+    boolean failedAlready = context.getExecutionException().isPresent();
+    try {
+      BoundedVertxClose.closeOf(context);
+    } catch (AssertionFailedError hung) {
+      if (late.isEmpty() && !failedAlready) {
+        throw hung;
+      }
+    }
+    if (!late.isEmpty() && !failedAlready) {
       throw new ViolationError(late, null);
     }
   }

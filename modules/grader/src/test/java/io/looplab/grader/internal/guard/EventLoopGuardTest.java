@@ -192,6 +192,35 @@ class EventLoopGuardTest {
         "Misbehaviour.java:");
   }
 
+  @Test
+  @DisplayName("a verticle whose stop() never completes fails the test once the close after it runs out of time, "
+      + "naming the verticle, instead of a 30 s wait")
+  void closeThatNeverEndsIsReportedInTime() {
+    Throwable failure = withCloseLimitOfOneSecond(() -> failureOf("leavesAVerticleThatNeverStops"));
+    assertTrue(failure.getMessage().contains("Vert.x did not close within 1 s: still undeploying NeverStops"),
+        failure.getMessage());
+    assertTrue(failure.getMessage().contains("stop() returns"), failure.getMessage());
+  }
+
+  @Test
+  @DisplayName("a test that failed on its own keeps its own message when the close after it also runs out of time")
+  void closeThatNeverEndsLeavesAnEarlierFailureAlone() {
+    Throwable failure = withCloseLimitOfOneSecond(() -> failureOf("failsAndLeavesAVerticleThatNeverStops"));
+    assertTrue(failure.getMessage().contains("the test's own failure") && !failure.getMessage().contains("did not close"),
+        failure.getMessage());
+  }
+
+  /** Runs a scenario with the close limit at 1 s, then lets the verticle it left stop, so its Vert.x closes. */
+  private static Throwable withCloseLimitOfOneSecond(java.util.function.Supplier<Throwable> scenario) {
+    System.setProperty("looplab.close.limit.seconds", "1");
+    try {
+      return scenario.get();
+    } finally {
+      System.clearProperty("looplab.close.limit.seconds");
+      io.looplab.grader.fixtures.Verticles.NeverStops.letGo();
+    }
+  }
+
   @RepeatedTest(20)
   @DisplayName("sleeping, reading files and spinning inside executeBlocking are never reported")
   void workerThreadsMayBlock() {
