@@ -75,7 +75,7 @@ class CheckServerTest {
   @DisplayName("a client that goes away stops its grading, and the server answers the next check")
   void hangUpStopsTheGrading() throws Exception {
     check("01-smoke");
-    HostileKit.saveAdder(kit.root(), "loops-forever");
+    HostileKit.saveAdder(kit.root(), "never-returns");
     Process hung = client("check_with_server 01-smoke");
     awaitLine(hung.getInputStream(), "testing");
     hung.destroy();

@@ -74,7 +74,7 @@ final class HostileKit {
     };
   }
 
-  /** The folder of a misbehaving submission: sleeps-5ms-on-loop, loops-forever, calls-system-exit, ... */
+  /** The folder of a misbehaving submission: sleeps-5ms-on-loop, never-returns, calls-system-exit, ... */
   static Path submission(String name) {
     return resource("hostile-submissions").resolve(name);
   }

@@ -31,7 +31,7 @@ class HostileSubmissionTest {
   @BeforeAll
   static void copyKit() throws IOException {
     kit = HostileKit.shared();
-    for (String submission : List.of("sleeps-5ms-on-loop", "spins-100ms-on-loop", "loops-forever",
+    for (String submission : List.of("sleeps-5ms-on-loop", "spins-100ms-on-loop", "loops-forever", "never-returns",
         "calls-system-exit", "does-not-compile", "floods-output")) {
       HostileKit.startGrading(kit, submission);
     }
@@ -64,13 +64,26 @@ class HostileSubmissionTest {
   }
 
   @Test
-  @DisplayName("an endless loop is stopped at the time limit, reported as timeout, and earlier points are kept")
-  void endlessLoop() throws Exception {
+  @DisplayName("an endless loop on the event loop fails its test at the learner's line, and the other tests still run")
+  void endlessLoopOnTheEventLoop() throws Exception {
     ExerciseReport r = grade("loops-forever");
-    long seconds = Gradings.timed("hostile loops-forever").millis() / 1000;
+    assertEquals(ExerciseStatus.FAILED, r.status(), "the loop is seen and its test fails, without waiting for the "
+        + "time limit");
+    assertEquals(2, r.points(), "the test that does not reach the loop keeps its points");
+    String message = test(r, "handler does not block the loop").message();
+    assertTrue(message.contains("Event loop stalled") && message.contains("Adder.java:4"), message);
+  }
+
+  @Test
+  @DisplayName("a method that never returns, on the test's own thread, is stopped at the time limit and reported as "
+      + "a timeout")
+  void neverReturnsIsStoppedAtTheTimeLimit() throws Exception {
+    ExerciseReport r = grade("never-returns");
+    long seconds = Gradings.timed("hostile never-returns").millis() / 1000;
     assertEquals(ExerciseStatus.TIMEOUT, r.status());
-    assertEquals(2, r.points(), "the test that finished before the hang keeps its points");
-    assertEquals(TestStatus.TIMEOUT, test(r, "handler does not block the loop").status());
+    assertEquals(0, r.points());
+    assertEquals(5, r.max(), "max never changes, whatever happened");
+    assertEquals(TestStatus.TIMEOUT, test(r, "adds two numbers").status());
     assertTrue(seconds < 30 + 30, "stopping took " + seconds + " s");
   }
 

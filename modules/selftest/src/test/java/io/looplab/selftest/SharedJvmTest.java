@@ -30,7 +30,7 @@ class SharedJvmTest {
 
   /** In this order, so that each kind of trouble is followed by a job that must not suffer from it. */
   private static final List<String> JOBS = List.of("solution", "sleeps-5ms-on-loop", "leaves-a-thread", "solution",
-      "calls-system-exit", "spins-100ms-on-loop", "loops-forever", "stub", "does-not-compile", "solution");
+      "calls-system-exit", "spins-100ms-on-loop", "never-returns", "stub", "does-not-compile", "solution");
 
   static Kit kit;
   static CompletableFuture<List<ExerciseReport>> together;
@@ -67,7 +67,7 @@ class SharedJvmTest {
   void troubleEndsTheJvm() throws Exception {
     together.get(30, TimeUnit.MINUTES);
     try (Stream<Path> serving = Files.list(kit.workDir().resolve("serve"))) {
-      // solution, sleeps, leaves-a-thread | solution, exit | spins, loops-forever | stub (does-not-compile: none)
+      // solution, sleeps, leaves-a-thread | solution, exit | spins, never-returns | stub (does-not-compile: none)
       assertEquals(4, serving.count(), "serving JVMs started");
     }
   }

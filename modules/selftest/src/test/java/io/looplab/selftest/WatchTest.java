@@ -43,7 +43,7 @@ class WatchTest {
       assertTrue(crash.contains("✗ 01-smoke 0/5 · 0 of 2 tests pass · crashed"), "System.exit ends the check alone, "
           + "as a crash:\n" + crash);
 
-      save("loops-forever");
+      save("never-returns");
       watch.awaitOutput("testing", VERDICT);
       save("solution");
       String fixed = watch.awaitOutput("✓ 01-smoke 5/5 full marks", VERDICT);

@@ -1,7 +1,9 @@
 package io.looplab.grader.internal.guard;
 
+import io.looplab.grader.internal.leaks.Internals;
 import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.VertxThread;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.deployment.DeploymentContext;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -20,7 +22,8 @@ import java.util.stream.Collectors;
  * <p>vertx-junit5 closes it too, but waits 30 s for the close, a figure it hard-codes. A verticle whose {@code stop()}
  * future never completes keeps Vert.x from closing, so each test that leaves one deployed cost the learner 30 s (07's
  * mutants did: 100 s of the self-test), and then failed with "Closing the Vertx context timed out", which says
- * nothing about whose undeploy hung. Closing here first bounds the wait, and names the verticles still undeploying.
+ * nothing about what hung. Closing here first bounds the wait, and names what it saw: an event loop still busy with
+ * one task, or else the verticles still undeploying.
  * A close that completes in time leaves vertx-junit5's own close nothing to wait for.
  */
 final class BoundedVertxClose {
@@ -53,15 +56,58 @@ final class BoundedVertxClose {
       vertx.close().toCompletionStage().toCompletableFuture().get(limit().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       store.remove(VERTX_KEY);
-      throw new AssertionFailedError("After the test, Vert.x did not close within " + limit().toSeconds() + " s: "
-          + stillUndeploying(vertx) + ". Closing Vert.x undeploys every verticle and waits for the future each "
-          + "stop() returns: a stop() whose future never completes keeps the whole application from shutting down. "
-          + "Complete it on every path, also when the work it waits for failed or never started.");
+      throw new AssertionFailedError(whyNotClosed(vertx));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (java.util.concurrent.ExecutionException e) {
       // A close that failed is over: nothing to wait for, and not what this check is about.
     }
+  }
+
+  /**
+   * What kept the close from completing, as far as can be seen: an event loop of this Vert.x that is still running
+   * one task (closing needs every event loop), or else the verticles whose undeploy has not completed.
+   */
+  private static String whyNotClosed(Vertx vertx) {
+    String start = "After the test, Vert.x did not close within " + limit().toSeconds() + " s: ";
+    List<String> busy = busyEventLoops(vertx);
+    if (!busy.isEmpty()) {
+      return start + String.join("; ", busy) + ". Closing Vert.x runs on its event loops, and an event loop that "
+          + "never finishes its task never gets to it, nor to any other event: a loop that does not end, or a wait "
+          + "for something that only that event loop could deliver.";
+    }
+    return start + stillUndeploying(vertx) + ". Closing Vert.x undeploys every verticle and waits for the future "
+        + "each stop() returns: a stop() whose future never completes keeps the whole application from shutting "
+        + "down. Complete it on every path, also when the work it waits for failed or never started.";
+  }
+
+  /** "vert.x-eventloop-thread-0 has been running one task for 6 s, now at Adder.java:4", for each such loop. */
+  private static List<String> busyEventLoops(Vertx vertx) {
+    long now = System.nanoTime();
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t instanceof VertxThread v && !v.isWorker() && v.startTime() != 0 && ownedBy(v, vertx))
+        .map(t -> t.getName() + " has been running one task for "
+            + TimeUnit.NANOSECONDS.toSeconds(now - ((VertxThread) t).startTime()) + " s, " + whereNow(t))
+        .sorted()
+        .toList();
+  }
+
+  private static boolean ownedBy(VertxThread thread, Vertx vertx) {
+    try {
+      return Internals.field(thread, "owner") == vertx;
+    } catch (ReflectiveOperationException e) {
+      return false;
+    }
+  }
+
+  private static String whereNow(Thread t) {
+    StackTraceElement[] stack = t.getStackTrace();
+    int learner = CodeUnderTest.firstFrameIndex(stack);
+    if (learner >= 0) {
+      return "in " + CodeUnderTest.callSite(stack, learner, 0, true);
+    }
+    return stack.length == 0 ? "where, the JVM does not say" : "now in " + stack[0].getClassName() + "."
+        + stack[0].getMethodName() + ", with no line of the code under test on its stack";
   }
 
   private static String stillUndeploying(Vertx vertx) {

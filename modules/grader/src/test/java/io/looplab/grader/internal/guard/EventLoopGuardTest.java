@@ -203,6 +203,14 @@ class EventLoopGuardTest {
   }
 
   @Test
+  @DisplayName("a close held up by an event loop that never finishes its task names that loop and the learner's line")
+  void closeHeldUpByABusyEventLoopNamesIt() {
+    Throwable failure = withCloseLimitOfOneSecond(() -> failureOf("leavesAVerticleThatSpinsInStop"));
+    assertTrue(failure.getMessage().contains("has been running one task for")
+        && failure.getMessage().contains("in stop() at Verticles.java:"), failure.getMessage());
+  }
+
+  @Test
   @DisplayName("a test that failed on its own keeps its own message when the close after it also runs out of time")
   void closeThatNeverEndsLeavesAnEarlierFailureAlone() {
     Throwable failure = withCloseLimitOfOneSecond(() -> failureOf("failsAndLeavesAVerticleThatNeverStops"));
@@ -218,6 +226,7 @@ class EventLoopGuardTest {
     } finally {
       System.clearProperty("looplab.close.limit.seconds");
       io.looplab.grader.fixtures.Verticles.NeverStops.letGo();
+      io.looplab.grader.fixtures.Verticles.SpinsInStop.letGo();
     }
   }
 
