@@ -84,7 +84,7 @@ class ClassReportTest {
     report = work.resolve("class-report");
     ClassRoster roster = ClassRoster.of(klass);
     // Two learners side by side, as --jobs 2 does, in one place of the self-test's queue.
-    graded = Gradings.queue(() -> {
+    graded = Gradings.queue("class report", () -> {
       List<LearnerResult> results = new ClassGrading(kit, kit.exercises(), 2, Sandbox.onThisMachine().orElse(null)).grade(roster, r -> { });
       ClassReport.write(report, "class", kit.exercises(), results);
       return results;

@@ -38,6 +38,7 @@ final class Gradings {
   });
   private static final Map<String, CompletableFuture<Timed>> started = new ConcurrentHashMap<>();
   private static final Path TIMINGS = Path.of("target", "selftest-gradings.tsv");
+  private static final long T0 = System.nanoTime();
 
   static {
     try {
@@ -58,11 +59,14 @@ final class Gradings {
    * Queues work that is not one grading (a whole class of them, say) on the same queue, so that it takes one of the
    * {@link #PARALLEL} places instead of adding to them.
    */
-  static <T> CompletableFuture<T> queue(Callable<T> work) {
+  static <T> CompletableFuture<T> queue(String name, Callable<T> work) {
     CompletableFuture<T> future = new CompletableFuture<>();
     pool.execute(() -> {
       try {
-        future.complete(work.call());
+        long begin = System.nanoTime();
+        T result = work.call();
+        log(name + "\t" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + "\t-", begin);
+        future.complete(result);
       } catch (Throwable e) {
         future.completeExceptionally(e);
       }
@@ -84,7 +88,7 @@ final class Gradings {
         long begin = System.nanoTime();
         ExerciseReport report = grading.call();
         Timed timed = new Timed(report, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
-        log(name + "\t" + timed.millis() + "\t" + report.points() + "/" + report.max());
+        log(name + "\t" + timed.millis() + "\t" + report.points() + "/" + report.max(), begin);
         future.complete(timed);
       } catch (Throwable e) {
         future.completeExceptionally(e);
@@ -108,7 +112,7 @@ final class Gradings {
         List<ExerciseReport> reports = gradings.call();
         long share = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) / Math.max(1, names.size());
         for (int i = 0; i < names.size(); i++) {
-          log(names.get(i) + "\t" + share + "\t" + reports.get(i).points() + "/" + reports.get(i).max());
+          log(names.get(i) + "\t" + share + "\t" + reports.get(i).points() + "/" + reports.get(i).max(), begin);
           futures.get(i).complete(new Timed(reports.get(i), share));
         }
       } catch (Throwable e) {
@@ -145,10 +149,16 @@ final class Gradings {
     });
   }
 
-  /** One line per grading in target/selftest-gradings.tsv, for seeing where the self-test's time goes. */
-  private static synchronized void log(String line) {
+  /**
+   * One line per grading (or other queued work) in target/selftest-gradings.tsv, for seeing where the self-test's
+   * time goes: its name, its time, its score, and when it started and ended, in seconds from the first one queued.
+   */
+  private static synchronized void log(String line, long beginNanos) {
+    long start = TimeUnit.NANOSECONDS.toSeconds(beginNanos - T0);
+    long end = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - T0);
     try {
-      Files.writeString(TIMINGS, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(TIMINGS, line + "\t" + start + "\t" + end + "\n", StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       // only a measurement
     }

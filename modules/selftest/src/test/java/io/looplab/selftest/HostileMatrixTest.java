@@ -123,7 +123,7 @@ class HostileMatrixTest {
       copySolution(VICTIM, submission);
       copySolution(NEIGHBOUR, submission);
       c.tamper().apply(submission.resolve(VICTIM));
-      graded.put(c.name(), Gradings.queue(() -> grade(submission, List.of(VICTIM, NEIGHBOUR))));
+      graded.put(c.name(), Gradings.queue("matrix " + c.name(), () -> grade(submission, List.of(VICTIM, NEIGHBOUR))));
     }
   }
 

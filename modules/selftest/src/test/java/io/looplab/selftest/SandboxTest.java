@@ -58,8 +58,8 @@ class SandboxTest {
     kit = HostileKit.copyTo(work.resolve("kit"));
     Files.deleteIfExists(HOME.resolve(PROBE));
     homeBefore = homeEntries();
-    homeWriter = Gradings.queue(() -> graded("writes-into-home"));
-    interfaceLister = Gradings.queue(() -> graded("lists-network-interfaces"));
+    homeWriter = Gradings.queue("sandbox writes-into-home", () -> graded("writes-into-home"));
+    interfaceLister = Gradings.queue("sandbox lists-network-interfaces", () -> graded("lists-network-interfaces"));
   }
 
   private static Graded graded(String submission) throws IOException {
