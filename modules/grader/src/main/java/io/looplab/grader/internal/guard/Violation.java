@@ -32,7 +32,11 @@ public record Violation(Kind kind, String thread, String what, String where, Str
             + "shared state on one context and hand over results with a Future."),
     UNHANDLED_EXCEPTION("Exception nobody handled",
         "An exception escaped to Vert.x, so whoever waits for the result never hears about the failure. "
-            + "Catch it and fail the promise or the future, or answer the request with an error.");
+            + "Catch it and fail the promise or the future, or answer the request with an error."),
+    SETTLED_TWICE("Exception nobody handled",
+        "A promise was settled a second time: Promise.complete and Promise.fail throw once the promise has an "
+            + "outcome. When several outcomes race for one promise (an answer, a deadline, a caller who gives up), "
+            + "settle it with tryComplete or tryFail: the first one wins, and the others lose quietly.");
 
     private final String title;
     private final String why;

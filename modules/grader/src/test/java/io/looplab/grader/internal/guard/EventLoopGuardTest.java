@@ -83,6 +83,20 @@ class EventLoopGuardTest {
   }
 
   @Test
+  @DisplayName("a promise completed twice is named as such, at the learner's second complete, with tryComplete as the fix")
+  void promiseSettledTwiceIsNamed() {
+    assertViolation("completesAPromiseTwice", "Exception nobody handled", "IllegalStateException",
+        "Misbehaviour.java:", "settled a second time", "tryComplete");
+  }
+
+  @Test
+  @DisplayName("a promise given as a handler and settled first says why no learner line is on the stack")
+  void promiseGivenAsAHandlerSaysWhyNoLineIsShown() {
+    assertViolation("completesAPromiseGivenAsAHandlerTwice", "settled a second time",
+        "given as a handler (as in future.onComplete(promise))");
+  }
+
+  @Test
   @DisplayName("a blocking call inside given code is reported at the learner's call into it, named and described")
   void blockingCallInGivenCodeNamesTheCall() {
     assertViolation("callsGivenBlockingCodeOnEventLoop", "Blocking call",
