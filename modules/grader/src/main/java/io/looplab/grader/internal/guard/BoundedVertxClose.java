@@ -11,10 +11,10 @@ import org.opentest4j.AssertionFailedError;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * Closes the Vert.x instance vertx-junit5 gave a test, after the test, with a time limit of its own.
@@ -28,17 +28,18 @@ import java.util.stream.Collectors;
  */
 final class BoundedVertxClose {
 
+  /** The key and namespace under which vertx-junit5 5 keeps a test's Vertx (as a Supplier that also closes it). */
+  private static final String VERTX_KEY = "Vertx";
+
+  private BoundedVertxClose() {
+  }
+
   /**
    * How long a close may take: 5 s, a ceiling, not a wait. Measured after each of the 96 tests of the reference
    * solutions on a 2-core machine: at most 18 ms quiet, 67 ms beside three busy loops.
    */
   private static Duration limit() {
     return Duration.ofSeconds(Long.getLong("looplab.close.limit.seconds", 5));
-  }
-  /** The key and namespace under which vertx-junit5 5 keeps a test's Vertx (as a Supplier that also closes it). */
-  private static final String VERTX_KEY = "Vertx";
-
-  private BoundedVertxClose() {
   }
 
   /**
@@ -59,7 +60,7 @@ final class BoundedVertxClose {
       throw new AssertionFailedError(whyNotClosed(vertx));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       // A close that failed is over: nothing to wait for, and not what this check is about.
     }
   }
@@ -85,9 +86,10 @@ final class BoundedVertxClose {
   private static List<String> busyEventLoops(Vertx vertx) {
     long now = System.nanoTime();
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t instanceof VertxThread v && !v.isWorker() && v.startTime() != 0 && ownedBy(v, vertx))
+        .filter(VertxThread.class::isInstance).map(VertxThread.class::cast)
+        .filter(t -> !t.isWorker() && t.startTime() != 0 && ownedBy(t, vertx))
         .map(t -> t.getName() + " has been running one task for "
-            + TimeUnit.NANOSECONDS.toSeconds(now - ((VertxThread) t).startTime()) + " s, " + whereNow(t))
+            + TimeUnit.NANOSECONDS.toSeconds(now - t.startTime()) + " s, " + whereNow(t))
         .sorted()
         .toList();
   }
@@ -121,7 +123,7 @@ final class BoundedVertxClose {
         .distinct()
         .toList();
     return verticles.isEmpty() ? "every verticle was undeployed, but the close had not completed"
-        : "still undeploying " + verticles.stream().collect(Collectors.joining(", "));
+        : "still undeploying " + String.join(", ", verticles);
   }
 
   private static String describe(Deployable verticle) {

@@ -11,6 +11,10 @@ import java.util.Set;
  */
 final class UnhandledExceptions implements Handler<Throwable> {
 
+  private static final String PROMISE = "io.vertx.core.Promise";
+  /** What Vert.x 5's Promise says when completed (the first) or failed (the second) once it has an outcome. */
+  private static final Set<String> SETTLED_ALREADY = Set.of("Result is already complete", "Promise already completed");
+
   @Override
   public void handle(Throwable error) {
     StackTraceElement[] stack = error.getStackTrace();
@@ -28,10 +32,6 @@ final class UnhandledExceptions implements Handler<Throwable> {
         + "Vert.x passed an outcome to a promise that was given as a handler (as in future.onComplete(promise)), so "
         + "no line of the code under test is on its stack" : ""), where));
   }
-
-  private static final String PROMISE = "io.vertx.core.Promise";
-  /** What Vert.x 5's Promise says when completed (the first) or failed (the second) once it has an outcome. */
-  private static final Set<String> SETTLED_ALREADY = Set.of("Result is already complete", "Promise already completed");
 
   /** Vert.x's own complaint, thrown by Promise itself, about a promise completed or failed again. */
   private static boolean settledTwice(Throwable error) {
