@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import static io.looplab.beyond.Limits.STUCK_MILLIS;
+import static io.looplab.beyond.Limits.OVERLAP_MILLIS;
 import static io.looplab.beyond.Limits.TURN_MILLIS;
 import static io.looplab.beyond.Limits.WAIT;
 import static io.looplab.grader.testkit.Checks.require;
@@ -22,8 +23,8 @@ import static io.looplab.grader.testkit.Checks.require;
  * the test releases the calls in a given order. Whether the second node reaches its call while the first one's is
  * held depends on the design. With an atomic update it does, and with a lock or a transaction it waits its turn.
  * Both are right; the race accepts either, and reports what callers were told. To tell "waits its turn" from
- * "slow", it gives the second node {@link Limits#TURN_MILLIS}: only a design that serialises the nodes pays that
- * wait.
+ * "slow", it gives the second node {@link Limits#OVERLAP_MILLIS}: only a design that serialises the nodes pays
+ * that wait.
  */
 final class Races {
 
@@ -69,7 +70,7 @@ final class Races {
         + call + " (waited " + WAIT.toSeconds() + " s), although nobody else was reserving."
         + reservations.whatCameBefore());
     CompletableFuture<String> bob = reservations.reserve(nodes.b(), show, "bob");
-    boolean overlapped = calls.arrivesWithin(2, TURN_MILLIS);
+    boolean overlapped = calls.arrivesWithin(2, OVERLAP_MILLIS);
     boolean readDuringWrite = false;
     String releases;
     if (overlapped) {
