@@ -49,7 +49,13 @@ final class HeadlessBrowser {
         "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--user-data-dir=" + profile));
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(false);
+    // Chromium writes beside its profile too (dconf's cache, fontconfig's): into the user's home unless told
+    // otherwise, which SandboxTest, running beside this, would see as a change to the home folder.
+    for (String variable : List.of("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")) {
+      builder.environment().put(variable, profile.toString());
+    }
+    Process p = builder.start();
     p.getOutputStream().close();
     // stderr is Chromium's own chatter (no D-Bus here); stdout is what was asked for
     Thread drainErr = new Thread(() -> {
