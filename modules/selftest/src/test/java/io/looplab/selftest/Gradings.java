@@ -25,11 +25,12 @@ import java.util.concurrent.TimeUnit;
 final class Gradings {
 
   /**
-   * 2 fills this kind of 2-core machine. One more than the cores was tried: the first JDK 17 run took 560 s against
-   * 660 s, but the next three took 742 to 770 s (JDK 17 and 25), against 660 and 686 s with 2, as the extra
-   * gradings (three of 13's node pairs at once, say) only fought over the same two cores.
+   * One more than the cores: a grading spends part of its time waiting (a JVM starting, a bounded wait, a time
+   * limit), and with two lanes on this kind of 2-core machine vmstat showed the CPU idle for 23% of the run. An
+   * exercise's own gradings still take {@link #cores()} lanes at most (KitSelfTest), so 13's node pairs never form
+   * three clusters at once: with 3 lanes and 13 split in three, its gradings took 264 to 342 s against 192 to 199 s.
    */
-  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", 2);
+  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", cores() + 1);
 
   private static final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL, task -> {
     Thread t = new Thread(task, "selftest-grading");
@@ -122,9 +123,14 @@ final class Gradings {
     return names;
   }
 
-  /** How many gradings run at once: the self-test splits an exercise's gradings into this many shared JVMs. */
+  /** How many gradings run at once. */
   static int parallel() {
     return PARALLEL;
+  }
+
+  /** The self-test splits an exercise's gradings into this many shared JVMs, fewer than {@link #parallel()}. */
+  static int cores() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 
   /** What to do once every named grading is over: their reports (a grading that threw is absent) and their total time. */

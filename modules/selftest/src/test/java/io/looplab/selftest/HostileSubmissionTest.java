@@ -84,6 +84,9 @@ class HostileSubmissionTest {
     assertEquals(0, r.points());
     assertEquals(5, r.max(), "max never changes, whatever happened");
     assertEquals(TestStatus.TIMEOUT, test(r, "adds two numbers").status());
+    String message = test(r, "adds two numbers").message();
+    assertTrue(message.contains("the test's thread was still running your code, add() at Adder.java:3 (the test "
+        + "called it at AdderTest.java:"), "the timeout should say where the test was stuck: " + message);
     assertTrue(seconds < 30 + 30, "stopping took " + seconds + " s");
   }
 

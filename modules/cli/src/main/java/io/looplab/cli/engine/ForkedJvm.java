@@ -70,9 +70,12 @@ final class ForkedJvm {
     return process.isAlive();
   }
 
-  /** Tells a waiting JVM to run the tests. */
+  /**
+   * Tells a waiting JVM to run the tests. Its standard input stays open: at the time limit, {@link #await} asks it
+   * where the tests are ({@link GradingJvm#WHERE}) before it stops it.
+   */
   void go() {
-    say(GradingJvm.GO);
+    tell(GradingJvm.GO);
   }
 
   /** Tells a waiting JVM that there is nothing to run (the code did not compile), and lets it exit. */
@@ -105,18 +108,51 @@ final class ForkedJvm {
 
   /** Waits for the JVM to end, killing it (and anything it started) at the time limit. */
   Outcome await(long timeoutSeconds, Consumer<Long> tick) throws InterruptedException {
+    return await(timeoutSeconds, tick, null);
+  }
+
+  /**
+   * As {@link #await(long, Consumer)}; at the time limit, first asks a JVM that was told {@link #go()} where its tests
+   * are, and gives it {@value #WHERE_MILLIS} ms to write the answer into {@code whereFile} (null: do not ask).
+   */
+  Outcome await(long timeoutSeconds, Consumer<Long> tick, Path whereFile) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     boolean timedOut = false;
     while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
       tick.accept(TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
       if (System.nanoTime() > deadline) {
         timedOut = true;
+        if (whereFile != null) {
+          askWhere(whereFile);
+        }
         kill();
         break;
       }
     }
+    closeInput();
     drain.join(2_000);
     return new Outcome(timedOut, timedOut ? -1 : process.exitValue(), dropped[0]);
+  }
+
+  /** How long a JVM stopped at the time limit gets to say where its tests are: a thread dump takes milliseconds. */
+  static final long WHERE_MILLIS = 2_000;
+
+  private void askWhere(Path whereFile) throws InterruptedException {
+    if (!tell(GradingJvm.WHERE)) {
+      return;
+    }
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WHERE_MILLIS);
+    while (!Files.exists(whereFile) && process.isAlive() && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+  }
+
+  private void closeInput() {
+    try {
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      // already closed, or the JVM is gone
+    }
   }
 
   void kill() throws InterruptedException {

@@ -110,7 +110,8 @@ public final class GradingEngine implements AutoCloseable {
       throw e;
     }
     long limit = limit(exercise);
-    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(waiting.reportFile())));
+    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(waiting.reportFile())),
+        GradingJvm.whereFile(waiting.reportFile()));
     if (cancelled) {
       ExerciseReport stopped = new ExerciseReport(exercise.id(), exercise.title(), List.of());
       stopped.addNote("Stopped before it finished: a newer grading replaced it.");
@@ -263,7 +264,7 @@ public final class GradingEngine implements AutoCloseable {
     String running = written.map(InFlightReport::running).orElse(null);
     boolean endedEarly = written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0;
     if (outcome.timedOut()) {
-      report.stoppedAtTimeLimit(limit, running);
+      report.stoppedAtTimeLimit(limit, running, readWhere(GradingJvm.whereFile(reportFile)));
     } else if (endedEarly) {
       report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
     }
@@ -381,6 +382,16 @@ public final class GradingEngine implements AutoCloseable {
               + ") and the original could not be recovered (" + tests.whyNot() + "): this grade used the changed tests.");
     }
     return notes.isEmpty() ? null : String.join(" ", notes);
+  }
+
+  /** What a JVM stopped at the time limit said of where its tests were, or null. */
+  private static String readWhere(Path whereFile) {
+    try {
+      String where = Files.exists(whereFile) ? Files.readString(whereFile).strip() : "";
+      return where.isEmpty() ? null : where;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /** The first line of {@code log} that contains {@code text}: the log is capped, so this reads at most 1 MiB. */

@@ -96,7 +96,7 @@ public final class CodeUnderTest {
   }
 
   /** True for a class loaded from where the graded test was: the test itself, its fixtures and fakes. */
-  private static boolean isTestClass(String className) {
+  static boolean isTestClass(String className) {
     URL where = testLocation;
     if (where == null) {
       return false;

@@ -24,6 +24,16 @@ public final class GradingJvm {
   /** The handshake of {@link Mode#WAIT_FOR_GO}: one line on standard input. */
   public static final String GO = "go";
   public static final String STOP = "stop";
+  /**
+   * Asked on standard input after {@link #GO}, when the time limit has struck: the JVM writes where the test's
+   * thread is into {@link #whereFile} before the kit stops it.
+   */
+  public static final String WHERE = "where";
+
+  /** The file, beside the report, in which a JVM answers {@link #WHERE}. */
+  public static Path whereFile(Path reportFile) {
+    return reportFile.resolveSibling(reportFile.getFileName() + ".where");
+  }
 
   /**
    * A system property: the JVM, started ahead of its grading, warms Vert.x up while it waits for "go". Only for a

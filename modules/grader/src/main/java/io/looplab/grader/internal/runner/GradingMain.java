@@ -1,6 +1,7 @@
 package io.looplab.grader.internal.runner;
 
 import io.looplab.grader.internal.guard.EventLoopGuard;
+import io.looplab.grader.internal.guard.Whereabouts;
 import io.looplab.grader.internal.scoring.ScoringListener;
 import io.looplab.grader.testkit.WarmUp;
 import org.junit.platform.launcher.Launcher;
@@ -15,6 +16,9 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -65,9 +69,11 @@ public final class GradingMain {
       if (Boolean.getBoolean(GradingJvm.PREWARM)) {
         WarmUp.aheadOfTests();
       }
-      if (!waitForGo()) {
+      BufferedReader kit = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      if (!waitForGo(kit)) {
         System.exit(0);
       }
+      answerWhereAsked(kit, Thread.currentThread(), GradingJvm.whereFile(arguments.reportFile()));
     }
     if (arguments.mode() == GradingJvm.Mode.SERVE) {
       EventLoopGuard.warmUp();
@@ -109,9 +115,30 @@ public final class GradingMain {
         .build();
   }
 
-  private static boolean waitForGo() {
+  /**
+   * Listens to the kit for the rest of the grading: at the time limit it asks {@link GradingJvm#WHERE}, and the
+   * answer (where {@code tests}, the thread that runs the tests, is) goes to {@code whereFile}, whole or not at all.
+   */
+  private static void answerWhereAsked(BufferedReader kit, Thread tests, Path whereFile) {
+    Thread listener = new Thread(() -> {
+      try {
+        for (String line = kit.readLine(); line != null; line = kit.readLine()) {
+          if (GradingJvm.WHERE.equals(line)) {
+            Path partial = whereFile.resolveSibling(whereFile.getFileName() + ".partial");
+            Files.writeString(partial, Whereabouts.of(tests).orElse(""), StandardCharsets.UTF_8);
+            Files.move(partial, whereFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // the kit is gone, or the answer could not be written: the report then says less
+      }
+    }, "looplab-kit-listener");
+    listener.setDaemon(true);
+    listener.start();
+  }
+
+  private static boolean waitForGo(BufferedReader in) {
     try {
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       boolean go = GradingJvm.GO.equals(in.readLine());
       // The tests get an empty standard input, as they would without the handshake.
       System.setIn(new ByteArrayInputStream(new byte[0]));

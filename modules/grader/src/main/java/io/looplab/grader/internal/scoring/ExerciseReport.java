@@ -78,8 +78,18 @@ public final class ExerciseReport {
 
   /** The kit stopped the grading JVM at the time limit, while {@code running} (or null) ran. */
   public void stoppedAtTimeLimit(long limitSeconds, String running) {
+    stoppedAtTimeLimit(limitSeconds, running, null);
+  }
+
+  /**
+   * As {@link #stoppedAtTimeLimit(long, String)}, with where the test's thread was when the grader stopped it
+   * ({@code where}: "still running your code, add() at Adder.java:4 ...", or null when the JVM could not say).
+   */
+  public void stoppedAtTimeLimit(long limitSeconds, String running, String where) {
     cutShort(running, TestStatus.TIMEOUT, "Did not finish within the exercise's time limit of " + limitSeconds
-        + " s, so the grader stopped it: an endless loop, or a wait for something that never happens?");
+        + " s, so the grader stopped it" + (where == null
+            ? ": an endless loop, or a wait for something that never happens?"
+            : ". When it stopped, the test's thread was " + where));
     status = ExerciseStatus.TIMEOUT;
     message = "Stopped after " + limitSeconds + " s" + during(running) + ".";
   }

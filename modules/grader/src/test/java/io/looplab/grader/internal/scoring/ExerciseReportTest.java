@@ -38,6 +38,29 @@ class ExerciseReportTest {
   }
 
   @Test
+  @DisplayName("a runaway message is cut to about 1,500 characters with a mark that says how much was cut; the kit's own stay whole")
+  void runawayMessageIsCapped() {
+    ExerciseReport r = threeTests();
+    String kitSized = "w".repeat(TestReport.MAX_MESSAGE);
+    r.tests().get(0).record(TestStatus.FAILED, kitSized);
+    r.tests().get(1).record(TestStatus.FAILED, "Expected a seat, got: " + "x".repeat(5_000_000));
+    r.tests().get(2).record(TestStatus.FAILED, "y".repeat(TestReport.MAX_MESSAGE - 1) + "\uD83D\uDE00 and on");
+
+    assertEquals(kitSized, r.tests().get(0).message(), "a message of the limit's length is kept whole");
+    String cut = r.tests().get(1).message();
+    assertTrue(cut.startsWith("Expected a seat, got: xxx"), "the beginning is kept");
+    assertTrue(cut.endsWith(" … [truncated: " + (5_000_022 - TestReport.MAX_MESSAGE) + " more characters]"), cut.substring(
+        TestReport.MAX_MESSAGE));
+    assertTrue(cut.length() < TestReport.MAX_MESSAGE + 60, "cut to " + cut.length() + " characters");
+    String emoji = r.tests().get(2).message();
+    assertFalse(Character.isHighSurrogate(emoji.charAt(emoji.indexOf(" … [truncated") - 1)), "a character cut in two");
+    String reread = TestReport.fromJson(r.tests().get(1).toInternalJson().put("message", "z".repeat(100_000)))
+        .message();
+    assertTrue(reread.length() < TestReport.MAX_MESSAGE + 60 && reread.contains("[truncated: "),
+        "a report read back is capped too: the kit never shows more than the limit");
+  }
+
+  @Test
   @DisplayName("a time limit blames the running test, skips the rest and keeps earlier points")
   void timeLimitBlamesTheRunningTest() {
     ExerciseReport r = threeTests();
@@ -49,6 +72,16 @@ class ExerciseReportTest {
     assertEquals(2, r.points());
     assertEquals(10, r.max());
     assertTrue(r.message().contains("90 s") && r.message().contains("'b'"), r.message());
+    assertTrue(r.tests().get(1).message().contains("an endless loop, or a wait"), r.tests().get(1).message());
+  }
+
+  @Test
+  @DisplayName("a time limit says where the test's thread was, when the grading JVM could tell")
+  void timeLimitSaysWhereTheTestWas() {
+    ExerciseReport r = threeTests();
+    r.stoppedAtTimeLimit(90, "a", "still running your code, add() at Adder.java:3");
+    assertEquals("Did not finish within the exercise's time limit of 90 s, so the grader stopped it. When it "
+        + "stopped, the test's thread was still running your code, add() at Adder.java:3", r.tests().get(0).message());
   }
 
   @Test
