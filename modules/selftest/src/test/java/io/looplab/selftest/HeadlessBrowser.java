@@ -51,7 +51,7 @@ final class HeadlessBrowser {
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(false);
     // Chromium writes beside its profile too (dconf's cache, fontconfig's): into the user's home unless told
-    // otherwise, which SandboxTest, running beside this, would see as a change to the home folder.
+    // otherwise, which HostileMatrixTest, running beside this, would see as a change to the home folder.
     for (String variable : List.of("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")) {
       builder.environment().put(variable, profile.toString());
     }

@@ -9,9 +9,11 @@ import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
@@ -34,9 +37,11 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * Misbehaving submissions graded against the real kit, as `./lab grade --submission` grades them (in the sandbox
  * where this machine has one): each misbehaviour is put into 09-lost-update's reference solution, beside a correct
  * 10-reserve-then-confirm, which must keep its full marks. Every case ends with a status and a message that say what
- * happened, and a complete report. The last cases tamper instead: tests of the submission's own (not used, and the
- * report says so), a class in the grader's package and a link out of the submission (both refused). (An endless loop, a flood of stdout and System.exit are also graded in the
- * one-exercise hostile kit, HostileSubmissionTest, where their time limit is shorter.)
+ * happened, and a complete report. Then tampering: tests of the submission's own (not used, and the report says so),
+ * a class in the grader's package and a link out of the submission (both refused). Last, the sandbox's probes: a
+ * write into the home folder fails and leaves it as it was, and loopback is the only network interface to be seen
+ * (shown by listing them, never by connecting anywhere). (A method that never returns, which only the time limit
+ * stops, is graded in the one-exercise hostile kit, HostileSubmissionTest, where that limit is shorter.)
  */
 class HostileMatrixTest {
 
@@ -52,7 +57,17 @@ class HostileMatrixTest {
    * by it (null: either; a flood of output on the event loop is a stall in its own right), the status it must end
    * in (null: any), and words its report must say.
    */
-  record Case(String name, Tamper tamper, Boolean losesPoints, ExerciseStatus status, String says) {
+  record Case(String name, Tamper tamper, Boolean losesPoints, ExerciseStatus status, String says, String printed,
+      boolean needsSandbox) {
+
+    Case(String name, Tamper tamper, Boolean losesPoints, ExerciseStatus status, String says) {
+      this(name, tamper, losesPoints, status, says, null, false);
+    }
+
+    /** A probe of the sandbox: the victim keeps its marks, and prints {@code printed} where it was refused. */
+    static Case probe(String name, String code, String printed) {
+      return new Case(name, victim -> inject(victim, code), false, null, null, printed, true);
+    }
   }
 
   /** Changes the victim's folder in the submission (its src/main holds the reference solution). */
@@ -82,6 +97,15 @@ class HostileMatrixTest {
 
   private static final String ONCE = "if (System.getProperty(\"hostile.once\") == null && System.setProperty(\"hostile.once\", \"y\") == null) ";
 
+  /** Runs {@code body} once, in a thread of its own: a probe that must not count as blocking the event loop. */
+  private static String onceInAThread(String body) {
+    return ONCE + "new Thread(() -> { " + body + " }).start();";
+  }
+
+  /** The file the home-folder probe tries to write. */
+  private static final String HOME_PROBE = "looplab-matrix-probe.txt";
+  private static final Path HOME = Path.of(System.getProperty("user.home"));
+
   private static final List<Case> CASES = List.of(
       injected("System.exit(0)", "System.exit(0);", true, ExerciseStatus.CRASHED, "exit status 0"),
       injected("Runtime.halt(1)", "Runtime.getRuntime().halt(1);", true, ExerciseStatus.CRASHED, "exit status 1"),
@@ -92,6 +116,13 @@ class HostileMatrixTest {
           null, null, "bytes of output were dropped"),
       injected("50 MB written to stdout", ONCE + "for (int i = 0; i < 500_000; i++) System.out.println(\"x\".repeat(99));",
           null, null, "bytes of output were dropped"),
+      injected("an endless loop on the event loop", ONCE + "while (who != null) { Math.sqrt(who.length()); }", true,
+          ExerciseStatus.FAILED, "kept the loop busy"),
+      injected("an endless loop in a worker", ONCE + "vertx.executeBlocking(() -> { while (who != null) { "
+          + "Math.sqrt(who.length()); } return null; });", true, ExerciseStatus.FAILED, "was still running one task"),
+      injected("a future joined on the event loop, which only that loop can complete (a deadlock)", ONCE
+          + "vertx.timer(1).toCompletionStage().toCompletableFuture().join();", true, ExerciseStatus.FAILED,
+          "Blocking call on the event loop"),
       injected("a non-daemon thread that never ends, started at every reservation", "new Thread(() -> { while (true) "
           + "{ try { Thread.sleep(1000); } catch (InterruptedException e) { } } }).start();", true, ExerciseStatus.FAILED,
           "Still running after undeploy"),
@@ -108,17 +139,38 @@ class HostileMatrixTest {
           true, ExerciseStatus.COMPILE_ERROR, "Refused before compiling"),
       new Case("a symbolic link to a file outside the submission", victim -> Files.createSymbolicLink(
           victim.resolve("src/main/java/io/looplab/lostupdate/Secret.java"), Files.createTempFile(HostileMatrixTest.work, "secret",
-              ".java")), true, ExerciseStatus.COMPILE_ERROR, "symbolic link"));
+              ".java")), true, ExerciseStatus.COMPILE_ERROR, "symbolic link"),
+      // The sandbox (bubblewrap): the home folder is read-only, and loopback is the only network interface.
+      Case.probe("a write into the home folder", onceInAThread("java.nio.file.Path probe = java.nio.file.Path.of("
+          + "System.getProperty(\"user.home\"), \"" + HOME_PROBE + "\"); try { java.nio.file.Files.writeString(probe, "
+          + "\"x\"); System.out.println(\"HOME WRITE: succeeded at \" + probe); } catch (Exception e) { "
+          + "System.out.println(\"HOME WRITE: refused: \" + e); }"), "HOME WRITE: refused"),
+      Case.probe("a listing of the network interfaces", onceInAThread("try { System.out.println(\"INTERFACES: \" + "
+          + "java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream().map("
+          + "java.net.NetworkInterface::getName).sorted().collect(java.util.stream.Collectors.joining(\",\"))); } "
+          + "catch (Exception e) { System.out.println(\"INTERFACES: failed: \" + e); }"), "INTERFACES: lo\n"));
 
   @TempDir
   static Path work;
-  static final Map<String, CompletableFuture<Scoreboard>> graded = new LinkedHashMap<>();
+  static final Map<String, CompletableFuture<Graded>> graded = new LinkedHashMap<>();
   static Sandbox sandbox;
+  static List<String> homeBefore;
+
+  /** A case's report, and what the victim printed (its grading JVM's log). */
+  record Graded(Scoreboard board, String victimOutput) {
+  }
 
   @BeforeAll
   static void gradeEveryCase() throws IOException {
     sandbox = Sandbox.onThisMachine().orElse(null);
+    assertFalse(sandbox == null && Boolean.getBoolean("looplab.require.bwrap"), "looplab.require.bwrap is set, but "
+        + "bubblewrap does not work here: .ci/run installs Debian's bubblewrap package");
+    Files.deleteIfExists(HOME.resolve(HOME_PROBE));
+    homeBefore = homeEntries();
     for (Case c : CASES) {
+      if (c.needsSandbox() && sandbox == null) {
+        continue;
+      }
       Path submission = work.resolve("case-" + graded.size());
       copySolution(VICTIM, submission);
       copySolution(NEIGHBOUR, submission);
@@ -131,23 +183,52 @@ class HostileMatrixTest {
     HostileKit.copy(kit.solutionSources(kit.find(id)), submission.resolve(id).resolve("src/main/java"));
   }
 
-  private static Scoreboard grade(Path submission, List<String> ids) {
+  /** Grades the victim, then the neighbour, as --submission does, keeping what the victim printed. */
+  private static Graded grade(Path submission, List<String> ids) throws IOException {
     Target target = Target.submission(kit, submission);
     List<ExerciseReport> reports = new ArrayList<>();
+    String victimOutput = null;
     try (GradingEngine engine = new GradingEngine(kit, false, sandbox)) {
       for (String id : ids) {
         Exercise e = kit.find(id);
         reports.add(engine.grade(e, target, (x, doing) -> { }));
+        if (victimOutput == null) {
+          Path log = engine.lastLog().orElseThrow();
+          victimOutput = Files.exists(log) ? Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1) : "";
+        }
       }
     }
-    return new Scoreboard(submission.toString(), reports);
+    return new Graded(new Scoreboard(submission.toString(), reports), victimOutput);
+  }
+
+  private static List<String> homeEntries() throws IOException {
+    try (Stream<Path> entries = Files.list(HOME)) {
+      return entries.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
+  @DisplayName("a sandboxed submission leaves the home folder as it was")
+  void homeFolderIsUntouched() throws Exception {
+    CompletableFuture<Graded> writer = graded.get("a write into the home folder");
+    if (writer == null) {
+      Assumptions.abort("no working bubblewrap on this machine (CI installs it): submissions are not sandboxed");
+    }
+    writer.get();
+    assertFalse(Files.exists(HOME.resolve(HOME_PROBE)), HOME.resolve(HOME_PROBE) + " was written by a sandboxed "
+        + "submission");
+    assertEquals(homeBefore, homeEntries(), "the home folder's entries changed during the sandboxed grading");
   }
 
   @TestFactory
   @DisplayName("each misbehaviour costs its own exercise alone, with a status and a message that say what happened")
   Stream<DynamicTest> eachCaseIsContained() {
     return CASES.stream().map(c -> dynamicTest(c.name(), () -> {
-      Scoreboard board = graded.get(c.name()).get();
+      if (!graded.containsKey(c.name())) {
+        Assumptions.abort("no working bubblewrap on this machine (CI installs it): submissions are not sandboxed");
+      }
+      Graded result = graded.get(c.name()).get();
+      Scoreboard board = result.board();
       ExerciseReport victim = board.exercises().get(0);
       ExerciseReport neighbour = board.exercises().get(1);
       assertEquals(neighbour.max(), neighbour.points(), NEIGHBOUR + " is correct and must keep its marks beside "
@@ -155,12 +236,21 @@ class HostileMatrixTest {
       if (Boolean.TRUE.equals(c.losesPoints())) {
         assertNotEquals(victim.max(), victim.points(), c.name() + " in " + VICTIM + " kept full marks");
       }
+      if (Boolean.FALSE.equals(c.losesPoints())) {
+        assertEquals(victim.max(), victim.points(), c.name() + " must not cost " + VICTIM + " its marks: "
+            + KitSelfTest.failures(victim));
+      }
+      if (c.printed() != null) {
+        assertTrue(result.victimOutput().contains(c.printed()), c.name() + ": the victim should have printed \""
+            + c.printed().strip() + "\"; it printed:\n" + result.victimOutput().lines()
+            .filter(l -> l.startsWith("HOME WRITE") || l.startsWith("INTERFACES")).toList());
+      }
       if (c.status() != null) {
         assertEquals(c.status(), victim.status(), c.name() + ": " + KitSelfTest.failures(victim));
       }
       String said = victim.toJson().encode();
-      assertTrue(said.contains(c.says()), c.name() + ": the report should say \"" + c.says() + "\":"
-          + KitSelfTest.failures(victim));
+      assertTrue(c.says() == null || said.contains(c.says()), c.name() + ": the report should say \"" + c.says()
+          + "\":" + KitSelfTest.failures(victim));
       JsonObject json = board.toJson();
       assertEquals(2, json.getJsonArray("exercises").size(), "the report is complete");
       assertTrue(json.getJsonArray("exercises").stream().allMatch(e -> ((JsonObject) e).getString("status") != null));

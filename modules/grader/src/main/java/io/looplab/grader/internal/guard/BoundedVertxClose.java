@@ -55,6 +55,13 @@ final class BoundedVertxClose {
     }
     try {
       vertx.close().toCompletionStage().toCompletableFuture().get(limit().toMillis(), TimeUnit.MILLISECONDS);
+      List<String> spinning = workersStillRunning(vertx);
+      if (!spinning.isEmpty()) {
+        throw new AssertionFailedError("After the test, Vert.x closed, but " + String.join("; ", spinning)
+            + ". Closing Vert.x stops handing work to its worker threads, but it cannot stop a task that is running: a "
+            + "loop that never ends, in executeBlocking say, keeps a thread busy for as long as the process lives. "
+            + "Give the work a way to end (a condition it checks, a deadline), or do not start it.");
+      }
     } catch (TimeoutException e) {
       store.remove(VERTX_KEY);
       throw new AssertionFailedError(whyNotClosed(vertx));
@@ -90,6 +97,37 @@ final class BoundedVertxClose {
         .filter(t -> !t.isWorker() && t.startTime() != 0 && ownedBy(t, vertx))
         .map(t -> t.getName() + " has been running one task for "
             + TimeUnit.NANOSECONDS.toSeconds(now - t.startTime()) + " s, " + whereNow(t))
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * How long a worker of a closed Vert.x may go on with the task it had: a task handed over just before the close
+   * ends at once, and only one that never ends is still in it after this.
+   */
+  private static final Duration WORKER_GRACE = Duration.ofSeconds(1);
+
+  /**
+   * "worker thread vert.x-worker-thread-2 was still running one task, in ... at SeatCounter.java:59", for each worker
+   * of the closed {@code vertx} that is still computing the learner's code {@link #WORKER_GRACE} after the close,
+   * in the same task. A worker that waits is not counted: waiting costs no CPU, and the test may be what it waits for.
+   */
+  private static List<String> workersStillRunning(Vertx vertx) throws InterruptedException {
+    java.util.Map<VertxThread, Long> busy = new java.util.HashMap<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t instanceof VertxThread v && v.isWorker() && v.startTime() != 0 && ownedBy(v, vertx)
+          && CodeUnderTest.firstFrameIndex(v.getStackTrace()) >= 0) {
+        busy.put(v, v.startTime());
+      }
+    }
+    long deadline = System.nanoTime() + WORKER_GRACE.toNanos();
+    while (!busy.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      busy.entrySet().removeIf(e -> !e.getKey().isAlive() || e.getKey().startTime() != e.getValue());
+    }
+    return busy.keySet().stream()
+        .filter(t -> t.getState() == Thread.State.RUNNABLE)
+        .map(t -> "its worker thread " + t.getName() + " was still running one task, " + whereNow(t))
         .sorted()
         .toList();
   }

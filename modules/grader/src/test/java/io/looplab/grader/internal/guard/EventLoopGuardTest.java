@@ -232,6 +232,26 @@ class EventLoopGuardTest {
         failure.getMessage());
   }
 
+  @Test
+  @DisplayName("a worker task still computing the learner's code a second after Vert.x closed fails the test, naming "
+      + "the thread and the line")
+  void workerLeftComputingIsReported() {
+    try {
+      Throwable failure = failureOf("leavesAWorkerSpinning");
+      assertTrue(failure.getMessage().contains("After the test, Vert.x closed, but its worker thread vert.x-worker-thread-")
+          && failure.getMessage().contains("was still running one task, in ")
+          && failure.getMessage().contains("Misbehaviour.java:"), failure.getMessage());
+    } finally {
+      io.looplab.grader.fixtures.Misbehaviour.releaseSpinners();
+    }
+  }
+
+  @RepeatedTest(3)
+  @DisplayName("a worker task that ends on its own soon after the close is not reported")
+  void workerFinishingSoonAfterTheCloseIsNotReported() {
+    assertPasses("leavesAWorkerFinishingItsTask");
+  }
+
   /** Runs a scenario with the close limit at 1 s, then lets the verticle it left stop, so its Vert.x closes. */
   private static Throwable withCloseLimitOfOneSecond(java.util.function.Supplier<Throwable> scenario) {
     System.setProperty("looplab.close.limit.seconds", "1");
