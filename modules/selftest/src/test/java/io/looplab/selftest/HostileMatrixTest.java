@@ -127,8 +127,10 @@ class HostileMatrixTest {
           + "{ try { Thread.sleep(1000); } catch (InterruptedException e) { } } }).start();", true, ExerciseStatus.FAILED,
           "Still running after undeploy"),
       // Tampering: only src/main is ever taken, and what would change how the tests run is refused before compiling.
-      new Case("its own src/test, whose tests pass, beside code that refuses every seat", victim -> {
-        inject(victim, "if (who != null) return io.vertx.core.Future.succeededFuture(false);");
+      // Code that takes two seats a reservation fails at the first count (one that refused every seat failed as
+      // surely, but only after the tests' bounded waits for checks it never asked for: 30 s against 10).
+      new Case("its own src/test, whose tests pass, beside code that takes two seats a reservation", victim -> {
+        inject(victim, "freeSeats--;");
         write(victim, "src/test/java/io/looplab/lostupdate/OneReservationAtATimeTest.java", "package "
             + "io.looplab.lostupdate;\nclass OneReservationAtATimeTest {\n  @org.junit.jupiter.api.Test\n  void "
             + "passes() {\n  }\n}\n");
