@@ -27,7 +27,7 @@ final class Gradings {
   /**
    * One more than the cores: a grading spends part of its time waiting (a JVM starting, a bounded wait, a time
    * limit), and with two lanes on this kind of 2-core machine vmstat showed the CPU idle for 23% of the run. An
-   * exercise's own gradings still take {@link #cores()} lanes at most (KitSelfTest), so 13's node pairs never form
+   * exercise's own gradings still take {@link #lanesPerExercise()} lanes at most, so 13's node pairs never form
    * three clusters at once: with 3 lanes and 13 split in three, its gradings took 264 to 342 s against 192 to 199 s.
    */
   private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", cores() + 1);
@@ -123,13 +123,12 @@ final class Gradings {
     return names;
   }
 
-  /** How many gradings run at once. */
-  static int parallel() {
-    return PARALLEL;
+  /** The self-test splits an exercise's gradings into this many shared JVMs: no more lanes than cores. */
+  static int lanesPerExercise() {
+    return Math.min(cores(), PARALLEL);
   }
 
-  /** The self-test splits an exercise's gradings into this many shared JVMs, fewer than {@link #parallel()}. */
-  static int cores() {
+  private static int cores() {
     return Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 

@@ -100,7 +100,7 @@ class KitSelfTest {
   }
 
   /**
-   * Starts an exercise's gradings: by default in shared JVMs, its jobs split between {@link Gradings#cores()}
+   * Starts an exercise's gradings: by default in shared JVMs, its jobs split between {@link Gradings#lanesPerExercise()}
    * of them (the kit's own variants are trusted code, see GradingEngine.gradeTogether); with
    * -Dlooplab.selftest.shared=false each in a JVM of its own, exactly as ./lab grade does, to compare.
    */
@@ -113,7 +113,7 @@ class KitSelfTest {
       }
       return names;
     }
-    int parts = Math.min(Math.min(Gradings.cores(), Gradings.parallel()), names.size());
+    int parts = Math.min(Gradings.lanesPerExercise(), names.size());
     for (int part = 0; part < parts; part++) {
       List<String> mine = new ArrayList<>();
       for (int k = part; k < names.size(); k += parts) {

@@ -22,6 +22,9 @@ final class ForkedJvm {
 
   static final long MAX_LOG_BYTES = 1 << 20;
 
+  /** How long a JVM stopped at the time limit gets to say where its tests are: a thread dump takes milliseconds. */
+  static final long WHERE_MILLIS = 2_000;
+
   /** How it ended: normally, by the time limit, or with a non-zero exit status. */
   record Outcome(boolean timedOut, int exitCode, long droppedBytes) {
   }
@@ -133,9 +136,6 @@ final class ForkedJvm {
     drain.join(2_000);
     return new Outcome(timedOut, timedOut ? -1 : process.exitValue(), dropped[0]);
   }
-
-  /** How long a JVM stopped at the time limit gets to say where its tests are: a thread dump takes milliseconds. */
-  static final long WHERE_MILLIS = 2_000;
 
   private void askWhere(Path whereFile) throws InterruptedException {
     if (!tell(GradingJvm.WHERE)) {

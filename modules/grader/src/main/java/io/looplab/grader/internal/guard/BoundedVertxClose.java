@@ -10,7 +10,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.opentest4j.AssertionFailedError;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -113,7 +115,7 @@ final class BoundedVertxClose {
    * in the same task. A worker that waits is not counted: waiting costs no CPU, and the test may be what it waits for.
    */
   private static List<String> workersStillRunning(Vertx vertx) throws InterruptedException {
-    java.util.Map<VertxThread, Long> busy = new java.util.HashMap<>();
+    Map<VertxThread, Long> busy = new HashMap<>();
     for (Thread t : Thread.getAllStackTraces().keySet()) {
       if (t instanceof VertxThread v && v.isWorker() && v.startTime() != 0 && ownedBy(v, vertx)
           && CodeUnderTest.firstFrameIndex(v.getStackTrace()) >= 0) {

@@ -2,6 +2,9 @@ package io.looplab.grader.internal.scoring;
 
 import io.vertx.core.json.JsonObject;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * One graded test in a report: all or nothing, with the message that explains a loss. Its {@link #key()} is JUnit's
  * unique id of the test method, which tells tests apart inside the kit; the report contract does not carry it.
@@ -73,9 +76,19 @@ public final class TestReport {
     }
   }
 
-  /** {@code message} cut at {@link #MAX_MESSAGE} characters, with a mark that says how much was cut. */
+  /** The mark that ends a message cut by {@link #capped}. */
+  private static final Pattern CUT_MARK = Pattern.compile(" … \\[truncated: \\d+ more characters]$");
+
+  /**
+   * {@code message} cut at {@link #MAX_MESSAGE} characters, with a mark that says how much was cut. A message cut
+   * already (the kit reads back what the grading JVM wrote) stays as it is.
+   */
   static String capped(String message) {
     if (message == null || message.length() <= MAX_MESSAGE) {
+      return message;
+    }
+    Matcher mark = CUT_MARK.matcher(message);
+    if (mark.find() && mark.start() <= MAX_MESSAGE) {
       return message;
     }
     int end = MAX_MESSAGE;

@@ -58,6 +58,8 @@ class ExerciseReportTest {
         .message();
     assertTrue(reread.length() < TestReport.MAX_MESSAGE + 60 && reread.contains("[truncated: "),
         "a report read back is capped too: the kit never shows more than the limit");
+    assertEquals(cut, TestReport.fromJson(r.tests().get(1).toInternalJson()).message(),
+        "a message cut in the grading JVM is read back as it was, its count of what was cut intact");
   }
 
   @Test
