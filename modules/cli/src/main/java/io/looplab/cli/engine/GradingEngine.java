@@ -352,11 +352,15 @@ public final class GradingEngine implements AutoCloseable {
     Path testClasses = Files.createDirectories(work.resolve("test-classes"));
     Path reportFile = work.resolve("report.json");
     Path log = work.resolve("output.log");
-    List<String> command = ForkedJvm.command(java(exercise), concat(List.of(testClasses, classes), libraries(exercise)),
+    Path java = java(exercise);
+    List<Path> libraries = libraries(exercise);
+    List<String> command = ForkedJvm.command(java, concat(List.of(testClasses, classes), libraries),
         new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(),
             exercise.title()), ahead ? concat(options, List.of("-D" + GradingJvm.PREWARM + "=true")) : options);
     if (sandbox != null) {
-      command = sandbox.wrap(command, work);
+      // The JDK's home (bin/java's grandparent: a link such as /usr/bin/java is resolved first).
+      Path jdk = java.toRealPath().getParent().getParent();
+      command = sandbox.wrap(command, work, concat(List.of(kit.root(), jdk), libraries));
     }
     return new WaitingJvm(exercise.id(), target.key(), options, classes, testClasses, reportFile, log,
         ForkedJvm.start(command, log));

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * SecurityManager, nothing inside the JVM can stop a submission, so the operating system does. The JVM sees:
  * <ul>
  *   <li>the whole file system read-only, except that exercise's own work folder and an empty /tmp of its own, so a
- *   submission can neither write into the instructor's home folder nor touch another learner's files;</li>
+ *   submission can neither write into the instructor's home folder nor touch another learner's files; what the JVM
+ *   must read from under /tmp (a kit, a JDK or a Maven repository kept there) is bound back in, read-only;</li>
  *   <li>a network namespace of its own with loopback alone (the graded tests serve and call 127.0.0.1), so it
  *   reaches nothing outside;</li>
  *   <li>a PID namespace of its own, so that every thread and process it starts ends with it;</li>
@@ -56,16 +59,47 @@ public final class Sandbox {
         + "Install Debian's bubblewrap package to confine it.";
   }
 
-  /** {@code command} wrapped so that it runs confined, with {@code writable} the one folder it may change. */
-  List<String> wrap(List<String> command, Path writable) {
-    String dir = writable.toAbsolutePath().normalize().toString();
+  /**
+   * {@code command} wrapped so that it runs confined, with {@code writable} the one folder it may change, and
+   * {@code readable} the files and folders it needs to read (the kit, its class path, the JDK).
+   */
+  public List<String> wrap(List<String> command, Path writable, Collection<Path> readable) throws IOException {
+    String dir = writable.toRealPath().toString();
     List<String> wrapped = new ArrayList<>(List.of(bwrap.toString()));
     wrapped.addAll(NAMESPACES);
-    wrapped.addAll(List.of("--tmpfs", "/tmp", "--bind", dir, dir, "--chdir", dir, "--",
+    wrapped.addAll(List.of("--tmpfs", "/tmp"));
+    for (Path hidden : hiddenByTmpfs(readable)) {
+      wrapped.addAll(List.of("--ro-bind", hidden.toString(), hidden.toString()));
+    }
+    wrapped.addAll(List.of("--bind", dir, dir, "--chdir", dir, "--",
         "/bin/bash", "-c", "ulimit -v " + ADDRESS_SPACE_KIB + " && ulimit -f " + FILE_SIZE_KIB + " && exec \"$@\"",
         "sandboxed"));
     wrapped.addAll(command);
     return wrapped;
+  }
+
+  /**
+   * Which of {@code readable} the sandbox's empty /tmp would hide, as real paths (a link into /tmp is hidden too),
+   * without those inside another one: each is bound back in once.
+   */
+  static List<Path> hiddenByTmpfs(Collection<Path> readable) throws IOException {
+    Path tmp = Path.of("/tmp");
+    TreeSet<Path> under = new TreeSet<>();
+    for (Path path : readable) {
+      if (Files.exists(path)) {
+        Path real = path.toRealPath();
+        if (real.startsWith(tmp) && !real.equals(tmp)) {
+          under.add(real);
+        }
+      }
+    }
+    List<Path> outermost = new ArrayList<>();
+    for (Path path : under) {   // sorted, so a folder comes before what it holds
+      if (outermost.stream().noneMatch(path::startsWith)) {
+        outermost.add(path);
+      }
+    }
+    return outermost;
   }
 
   private static boolean works(Path bwrap) {
