@@ -50,6 +50,9 @@ public final class GradingMain {
   /** System property: a comma-separated list of test method names; when set, only those tests run. */
   public static final String ONLY_TESTS = "looplab.only.tests";
 
+  /** How often the kit's standard input is looked at during the tests, for {@link GradingJvm#WHERE}. */
+  private static final long WHERE_POLL_MILLIS = 50;
+
   private GradingMain() {
   }
 
@@ -122,7 +125,16 @@ public final class GradingMain {
   private static void answerWhereAsked(BufferedReader kit, Thread tests, Path whereFile) {
     Thread listener = new Thread(() -> {
       try {
-        for (String line = kit.readLine(); line != null; line = kit.readLine()) {
+        while (true) {
+          // Polled, not read: a thread blocked in a read of standard input is in native code, and System.exit
+          // then waits 300 ms for it (HotSpot's VM_Exit), on every grading. A sleeping thread costs nothing.
+          while (!kit.ready()) {
+            Thread.sleep(WHERE_POLL_MILLIS);
+          }
+          String line = kit.readLine();
+          if (line == null) {
+            return;
+          }
           if (GradingJvm.WHERE.equals(line)) {
             Path partial = whereFile.resolveSibling(whereFile.getFileName() + ".partial");
             Files.writeString(partial, Whereabouts.of(tests).orElse(""), StandardCharsets.UTF_8);
@@ -131,6 +143,8 @@ public final class GradingMain {
         }
       } catch (IOException | RuntimeException e) {
         // the kit is gone, or the answer could not be written: the report then says less
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }, "looplab-kit-listener");
     listener.setDaemon(true);
