@@ -178,6 +178,7 @@ final class WatchLoop {
         events.add(new Graded(mine, report, changedAt));
         if (!stopping) {
           engine.prepareNext(exercise, target);
+          engine.trainCompiler(exercise, target);
         }
       } catch (RuntimeException e) {
         ExerciseReport failed = new ExerciseReport(exercise.id(), exercise.title(), java.util.List.of());

@@ -41,6 +41,7 @@ public final class GradingEngine implements AutoCloseable {
   private volatile ForkedJvm current;
   private volatile boolean cancelled;
   private volatile Path lastLog;
+  private boolean compilerTrained;
 
   public GradingEngine(Kit kit, boolean debug) {
     this(kit, debug, null);
@@ -307,6 +308,24 @@ public final class GradingEngine implements AutoCloseable {
       } catch (IOException e) {
         // a spare is an optimisation: the next grading starts its own JVM
       }
+    }
+  }
+
+  /**
+   * Once per engine, trains javac on {@code exercise} in the background (see {@link CompilerTraining}): for an
+   * engine that stays up between checks.
+   */
+  public void trainCompiler(Exercise exercise, Target target) {
+    if (compilerTrained) {
+      return;
+    }
+    compilerTrained = true;
+    try {
+      Sources sources = sources(exercise, target);
+      CompilerTraining.start(sources.mainDir().resolve("java"), sources.tests().java(), libraries(exercise),
+          kit.workDir().resolve("javac-training"));
+    } catch (RuntimeException | IOException e) {
+      // training only
     }
   }
 

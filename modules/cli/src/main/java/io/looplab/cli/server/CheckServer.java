@@ -124,6 +124,7 @@ public final class CheckServer {
       Exercise exercise = fresh.find(id);
       CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
       engine.prepareNext(exercise, Target.exercises(fresh));
+      engine.trainCompiler(exercise, Target.exercises(fresh));
     } catch (UsageError e) {
       writeAtomically(error, "lab: " + e.getMessage() + "\n");
       exit = 2;

@@ -71,6 +71,7 @@ public final class GradingMain {
       EventLoopGuard.warmUp();
       if (Boolean.getBoolean(GradingJvm.PREWARM)) {
         WarmUp.aheadOfTests();
+        JUnitWarmUp.run(launcher);
       }
       BufferedReader kit = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       if (!waitForGo(kit)) {
