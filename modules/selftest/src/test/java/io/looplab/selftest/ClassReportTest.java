@@ -30,29 +30,31 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * `./lab grade --class` on a class of 12 copies of the one-exercise hostile kit's submissions: correct ones, stubs,
- * ones that block, spin, exit, flood their output, loop forever or do not compile, and a folder that is no
- * submission at all. Every row must be what `./lab grade --submission` gives that copy's content (graded once per
- * kind, the copies being byte for byte the same), and no learner's code may cost another learner anything.
+ * `./lab grade --class` on a class of 30 copies of the one-exercise hostile kit's submissions: correct ones, stubs,
+ * ones that block, spin, leave a thread, exit, flood their output, loop forever or do not compile, and a folder that
+ * is no submission at all. Every row must be what `./lab grade --submission` gives that copy's content (graded once
+ * per kind, the copies being byte for byte the same), and no learner's code may cost another learner anything.
  */
 class ClassReportTest {
 
   /**
-   * How many copies of each kind the class has: 12 learners in all, with the folder of nothing. Every kind is here at
-   * least once and the common ones twice or more; the class of 30 in the issue was graded on the real kit by hand
-   * (a grading here costs a JVM, and the kit's own build runs on every change).
+   * How many copies of each kind the class has: 30 learners in all, with the folder of nothing. Every kind is here at
+   * least once and the common ones (a correct solution, the untouched stub, code that blocks or spins on the event
+   * loop) several times, as in a real room.
    */
   private static final Map<String, Integer> CLASS = new LinkedHashMap<>();
 
   static {
-    CLASS.put("solution", 3);
-    CLASS.put("stub", 2);
-    CLASS.put("sleeps-5ms-on-loop", 2);
-    CLASS.put("spins-100ms-on-loop", 1);
+    CLASS.put("solution", 10);
+    CLASS.put("stub", 6);
+    CLASS.put("sleeps-5ms-on-loop", 3);
+    CLASS.put("spins-100ms-on-loop", 3);
+    CLASS.put("leaves-a-thread", 2);
     CLASS.put("does-not-compile", 1);
     CLASS.put("floods-output", 1);
     CLASS.put("calls-system-exit", 1);
     CLASS.put("never-returns", 1);
+    CLASS.put("loops-forever", 1);
   }
 
   @TempDir

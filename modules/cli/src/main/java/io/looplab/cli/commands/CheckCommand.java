@@ -56,8 +56,11 @@ public final class CheckCommand implements Runnable {
     }
   }
 
-  /** Grades {@code exercise} of the learner's copy, saves the result and explains it: what lab check prints. */
-  public static void check(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
+  /**
+   * Grades {@code exercise} of the learner's copy, saves the result and explains it: what lab check prints. Returns
+   * the report.
+   */
+  public static ExerciseReport check(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
     ExerciseReport report = engine.grade(exercise, Target.exercises(kit), console.progress(1, 1));
     Results results = new Results(kit);
     results.save(report);
@@ -69,5 +72,6 @@ public final class CheckCommand implements Runnable {
     for (String line : NextStep.after(kit, results, exercise, report, log)) {
       console.line(line);
     }
+    return report;
   }
 }

@@ -92,8 +92,7 @@ final class WatchLoop {
           results.save(graded.report());
           show(current, graded.report(), graded.changedAtMillis());
           if (graded.report().isComplete() && !stay) {
-            Optional<Exercise> next = kit.nextAfter(current,
-                e -> results.latest(e).map(r -> !r.isComplete()).orElse(true));
+            Optional<Exercise> next = results.nextNotDone(current);
             if (next.isEmpty()) {
               console.line("Every exercise of the kit has full marks. Well played!");
               break;
@@ -177,7 +176,9 @@ final class WatchLoop {
         ExerciseReport report = engine.grade(exercise, target, console.progress(1, 1));
         events.add(new Graded(mine, report, changedAt));
         if (!stopping) {
-          engine.prepareNext(exercise, target);
+          // Full marks move the watch on: the JVM to start ahead is then the next exercise's.
+          Exercise upcoming = report.isComplete() && !stay ? results.nextNotDone(exercise).orElse(exercise) : exercise;
+          engine.prepareNext(upcoming, target);
           engine.trainCompiler(exercise, target);
         }
       } catch (RuntimeException e) {

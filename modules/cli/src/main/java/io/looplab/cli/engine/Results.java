@@ -53,6 +53,11 @@ public final class Results {
     return InFlightReport.read(file(exercise)).map(InFlightReport::report);
   }
 
+  /** The first exercise after {@code exercise}, in course order, without full marks yet (see {@link Kit#nextAfter}). */
+  public Optional<Exercise> nextNotDone(Exercise exercise) {
+    return kit.nextAfter(exercise, e -> latest(e).map(r -> !r.isComplete()).orElse(true));
+  }
+
   /**
    * True when the learner's sources differ from the ones last graded. Content, not file times: a file saved again
    * unchanged, or put back exactly as it was, is not an edit.

@@ -5,8 +5,10 @@ import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
+import io.looplab.grader.internal.scoring.ExerciseReport;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -122,9 +124,15 @@ public final class CheckServer {
     try {
       Kit fresh = Kit.locate();
       Exercise exercise = fresh.find(id);
-      CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
-      engine.prepareNext(exercise, Target.exercises(fresh));
-      engine.trainCompiler(exercise, Target.exercises(fresh));
+      ExerciseReport report = CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
+      // Ready for the learner's next check: this exercise again, or after full marks the next one, which the
+      // footer has just named.
+      Target target = Target.exercises(fresh);
+      engine.prepareNext(exercise, target);
+      if (report.isComplete()) {
+        new Results(fresh).nextNotDone(exercise).ifPresent(next -> engine.prepareNext(next, target));
+      }
+      engine.trainCompiler(exercise, target);
     } catch (UsageError e) {
       writeAtomically(error, "lab: " + e.getMessage() + "\n");
       exit = 2;
