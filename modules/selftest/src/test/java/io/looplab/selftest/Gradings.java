@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.cli.engine.GradingEngine;
+import io.looplab.cli.engine.Kit;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Gradings started ahead and collected by name when a test needs the result. A grading spends much of its time
@@ -23,6 +26,13 @@ import java.util.concurrent.TimeUnit;
  * at once, shared by every test class (the classes run side by side, see junit-platform.properties).
  */
 final class Gradings {
+
+  /** Runs {@code work} with a grading engine of the kit's, closed after (its spare JVMs and kept tests with it). */
+  static <T> T withEngine(Kit kit, Function<GradingEngine, T> work) {
+    try (GradingEngine engine = new GradingEngine(kit, false)) {
+      return work.apply(engine);
+    }
+  }
 
   /**
    * One more than the cores: a grading spends part of its time waiting (a JVM starting, a bounded wait, a time

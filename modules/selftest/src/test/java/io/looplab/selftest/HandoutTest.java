@@ -2,7 +2,6 @@ package io.looplab.selftest;
 
 import io.looplab.cli.Lab;
 import io.looplab.cli.engine.Exercise;
-import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
@@ -49,8 +48,8 @@ class HandoutTest {
     if (status == 0) {
       HostileKit.borrowClasspath(FIRST, handout, FIRST.id());
       Kit learners = Kit.at(handout);
-      Gradings.start("handout stub " + FIRST.id(), () -> new GradingEngine(learners, false)
-          .grade(learners.find(FIRST.id()), Target.exercises(learners), (e, doing) -> { }));
+      Gradings.start("handout stub " + FIRST.id(), () -> Gradings.withEngine(learners, engine -> engine
+          .grade(learners.find(FIRST.id()), Target.exercises(learners), (e, doing) -> { })));
     }
   }
 

@@ -1,6 +1,5 @@
 package io.looplab.selftest;
 
-import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 
@@ -61,8 +60,8 @@ final class HostileKit {
    * grades it, named "hostile NAME", once: the test classes that need it share it.
    */
   static void startGrading(Kit kit, String submission) {
-    Gradings.startOnce("hostile " + submission, () -> new GradingEngine(kit, false).grade(kit.find("01-smoke"),
-        Target.submission(kit, submissionFolder(submission)), (e, doing) -> { }));
+    Gradings.startOnce("hostile " + submission, () -> Gradings.withEngine(kit, engine -> engine.grade(
+        kit.find("01-smoke"), Target.submission(kit, submissionFolder(submission)), (e, doing) -> { })));
   }
 
   /** The folder a learner would hand in: the layout of exercises/, for "solution", "stub" or a misbehaving one. */

@@ -120,7 +120,7 @@ class KitSelfTest {
         mine.add(names.get(k));
       }
       List<GradingEngine.Job> together = mine.stream().map(jobs::get).toList();
-      Gradings.startTogether(mine, () -> new GradingEngine(kit, false).gradeTogether(e, together));
+      Gradings.startTogether(mine, () -> Gradings.withEngine(kit, engine -> engine.gradeTogether(e, together)));
     }
     return names;
   }
@@ -169,7 +169,7 @@ class KitSelfTest {
   }
 
   private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
-    return new GradingEngine(kit, false).grade(e, target, (x, y) -> { }, onlyTests);
+    return Gradings.withEngine(kit, engine -> engine.grade(e, target, (x, y) -> { }, onlyTests));
   }
 
   static String failures(ExerciseReport r) {

@@ -42,7 +42,8 @@ class SharedJvmTest {
     List<GradingEngine.Job> jobs = JOBS.stream()
         .map(name -> new GradingEngine.Job(Target.submission(kit, HostileKit.submissionFolder(name)), List.of()))
         .toList();
-    together = Gradings.queue("shared-jvm hostile jobs", () -> new GradingEngine(kit, false).gradeTogether(kit.find("01-smoke"), jobs));
+    together = Gradings.queue("shared-jvm hostile jobs",
+        () -> Gradings.withEngine(kit, engine -> engine.gradeTogether(kit.find("01-smoke"), jobs)));
   }
 
   /** A report's verdicts: the exercise's status and points, and each test's status and points. */

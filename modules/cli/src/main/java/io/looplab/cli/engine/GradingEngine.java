@@ -37,6 +37,7 @@ public final class GradingEngine implements AutoCloseable {
   private final boolean debug;
   private final Sandbox sandbox;
   private final SpareJvms spares = new SpareJvms();
+  private final CompiledTests compiledTests;
   private final WorkDirs workDirs;
   private volatile ForkedJvm current;
   private volatile boolean cancelled;
@@ -50,6 +51,7 @@ public final class GradingEngine implements AutoCloseable {
   /** With {@code sandbox} (null for none), every grading JVM runs confined by it: for other people's code. */
   public GradingEngine(Kit kit, boolean debug, Sandbox sandbox) {
     this.workDirs = new WorkDirs(kit);
+    this.compiledTests = new CompiledTests(kit.workDir().resolve("compiled-tests"));
     this.kit = kit;
     this.originals = Originals.of(kit);
     this.debug = debug;
@@ -244,12 +246,17 @@ public final class GradingEngine implements AutoCloseable {
     if (refusedClass.isPresent()) {
       return Optional.of(compileError(exercise, "Refused after compiling: " + refusedClass.get() + "."));
     }
-    SourceCompiler.Result compiledTests = compiler.compile(sources.tests().java(), sources.tests().resources(),
-        testClasses, concat(List.of(classes), libraries));
-    if (!compiledTests.ok()) {
-      return Optional.of(compileError(exercise, "The graded tests do not compile against your code: "
-          + compiledTests.firstError() + more(compiledTests) + ". Keep the stub's public classes and method signatures."));
+    String testsKey = CompiledTests.key(compiledMain.api(), sources.tests().dir(), libraries);
+    if (compiledTests.copyInto(exercise, testsKey, testClasses)) {
+      return Optional.empty();
     }
+    SourceCompiler.Result tests = compiler.compile(sources.tests().java(), sources.tests().resources(),
+        testClasses, concat(List.of(classes), libraries));
+    if (!tests.ok()) {
+      return Optional.of(compileError(exercise, "The graded tests do not compile against your code: "
+          + tests.firstError() + more(tests) + ". Keep the stub's public classes and method signatures."));
+    }
+    compiledTests.keep(exercise, testsKey, testClasses);
     return Optional.empty();
   }
 
@@ -347,10 +354,11 @@ public final class GradingEngine implements AutoCloseable {
     return Optional.ofNullable(lastLog);
   }
 
-  /** Stops any spare JVM. */
+  /** Stops any spare JVM, and deletes the compiled tests kept. */
   @Override
   public void close() {
     spares.close();
+    compiledTests.close();
   }
 
   private List<String> options(Exercise exercise, List<String> onlyTests) {

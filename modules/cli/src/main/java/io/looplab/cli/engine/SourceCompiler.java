@@ -1,5 +1,7 @@
 package io.looplab.cli.engine;
 
+import com.sun.source.util.JavacTask;
+
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -24,8 +26,11 @@ import java.util.stream.Stream;
  */
 final class SourceCompiler {
 
-  /** Whether it compiled, and if not the first error as {@code File.java:line: message}. */
-  record Result(boolean ok, String firstError, int errorCount) {
+  /**
+   * Whether it compiled, and if not the first error as {@code File.java:line: message}; when it did, the
+   * {@link ApiFingerprint} of what it compiled.
+   */
+  record Result(boolean ok, String firstError, int errorCount, String api) {
   }
 
   private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -51,19 +56,22 @@ final class SourceCompiler {
         files = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
       }
       if (files.isEmpty()) {
-        return new Result(false, "no .java files in " + sources, 1);
+        return new Result(false, "no .java files in " + sources, 1, null);
       }
       DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
       StandardJavaFileManager fm = fileManager();
       List<String> options = List.of("-d", output.toString(), "-g", "-proc:none", "-encoding", "UTF-8",
           "--release", "17", "-nowarn", "-Xlint:none", "-classpath",
           classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)));
-      boolean ok = javac.getTask(new StringWriter(), fm, diagnostics, options, null,
-          fm.getJavaFileObjectsFromPaths(files)).call();
+      JavacTask task = (JavacTask) javac.getTask(new StringWriter(), fm, diagnostics, options, null,
+          fm.getJavaFileObjectsFromPaths(files));
+      ApiFingerprint api = new ApiFingerprint();
+      task.addTaskListener(api);
+      boolean ok = task.call();
       copyResources(resources, output);
       List<Diagnostic<? extends JavaFileObject>> errors = diagnostics.getDiagnostics().stream()
           .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
-      return new Result(ok, errors.isEmpty() ? null : describe(errors.get(0)), errors.size());
+      return new Result(ok, errors.isEmpty() ? null : describe(errors.get(0)), errors.size(), ok ? api.digest() : null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
