@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class CompilerTraining {
 
-  static final int ROUNDS = 6;
+  static final int ROUNDS = 3;
 
   private CompilerTraining() {
   }
