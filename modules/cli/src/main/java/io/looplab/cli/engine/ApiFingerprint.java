@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -73,7 +74,7 @@ final class ApiFingerprint implements TaskListener {
     }
   }
 
-  private static void typeParameters(java.util.List<? extends TypeParameterElement> parameters, StringBuilder out) {
+  private static void typeParameters(List<? extends TypeParameterElement> parameters, StringBuilder out) {
     for (TypeParameterElement p : parameters) {
       out.append(" <").append(p.getSimpleName()).append(" extends ").append(p.getBounds()).append('>');
     }

@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Compiles an exercise a few times over into a scratch folder, on a background thread of low priority, so that the
- * JIT compiles javac before the learner's next checks need it. A new check server compiled 06's code and tests in
- * 300 to 650 ms at its first checks, against about 200 ms once a dozen checks had trained it. Nothing is graded, and
- * the scratch folder is deleted at the end.
+ * Compiles an exercise a few times over into a scratch folder, on a background thread, so that the JIT compiles
+ * javac before the learner's next checks need it (it takes the CPU for a few seconds after the first grading). A
+ * new check server compiled 06's code and tests in 300 to 650 ms at its first checks, against about 200 ms once a
+ * dozen checks had trained it. Nothing is graded, and the scratch folder is deleted at the end.
  */
 final class CompilerTraining {
 
@@ -23,8 +23,8 @@ final class CompilerTraining {
     Thread training = new Thread(() -> {
       SourceCompiler javac = new SourceCompiler();
       try {
+        Path classes = scratch.resolve("classes");
         for (int round = 0; round < ROUNDS; round++) {
-          Path classes = scratch.resolve("classes");
           FileTrees.delete(scratch);
           javac.compile(main, null, classes, libraries);
           List<Path> testPath = new ArrayList<>(List.of(classes));
@@ -37,7 +37,6 @@ final class CompilerTraining {
       }
     }, "lab-javac-training");
     training.setDaemon(true);
-    training.setPriority(Thread.MIN_PRIORITY);
     training.start();
   }
 }
