@@ -3,7 +3,6 @@ package io.looplab.lifecycle;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
-import io.looplab.grader.races.PendingTimers;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.testkit.WarmUp;
 import io.looplab.lifecycle.ReportScene.Call;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -134,12 +132,7 @@ class AbandonedWorkTest {
 
     // The three reports are over, two given up, one answered well within its deadline of a minute: none may leave a
     // deadline timer scheduled.
-    List<String> timers = PendingTimers.of(vertx);
-    require(timers.isEmpty(), "The three reports are over (ada and cyd gave up, bob had his answer), and yet "
-        + String.join(", ", timers) + " still " + (timers.size() == 1 ? "waits" : "wait") + " to fire (the deadline "
-        + "here is " + NO_DEADLINE.toSeconds() + " s). A deadline belongs to its report: cancel its timer when the "
-        + "report ends some other way (vertx.cancelTimer where the answer is settled). At a thousand reports a "
-        + "second, timers that outlive their report pile up by the thousand.");
+    scene.assertNoDeadlineLeft("after three reports (ada and cyd gave up, bob had his answer)");
   }
 
   private static boolean isTimeout(Throwable error) {

@@ -59,6 +59,7 @@ class CleanUpOnEveryOutcomeTest {
     require(ada.outcome(WAIT, "after her query answered").equals(Outcome.of("ada's report: 7 rows")),
         "ada's query answered \"ada's report: 7 rows\", but report(\"ada\") answered " + ada.outcomeNow() + ".");
     scene.assertEveryConnectionBack("after two reports that both succeeded (bob's answered first)");
+    scene.assertNoDeadlineLeft("after two reports that both succeeded (bob's answered first)");
   }
 
   @Test
@@ -75,6 +76,7 @@ class CleanUpOnEveryOutcomeTest {
         + "\", so report(\"ada\") should fail with that error, but it answered " + heard + ". A clean-up step must "
         + "pass the outcome on unchanged: eventually does, a recover or a transform that answers success does not.");
     scene.assertEveryConnectionBack("after a query that failed (a failed future)");
+    scene.assertNoDeadlineLeft("after a query that failed (a failed future)");
   }
 
   @Test
@@ -93,6 +95,8 @@ class CleanUpOnEveryOutcomeTest {
     scene.assertEveryConnectionBack("after a query that threw instead of returning a future (nothing can be chained "
         + "on a future that was never returned: catch the throw around the use, or build the use with Future.future, "
         + "which turns a throw into a failed future)");
+    scene.assertNoDeadlineLeft("after a query that threw instead of returning a future (a step chained on the "
+        + "query's future never runs when query() throws)");
   }
 
   @Test
@@ -132,5 +136,6 @@ class CleanUpOnEveryOutcomeTest {
     require(dan.outcome(WAIT, "after his query answered").equals(Outcome.of("dan's report: 1 row")),
         "After three failures, report(\"dan\") should answer his report, but it answered " + dan.outcomeNow() + ".");
     scene.assertEveryConnectionBack("after three failed reports in a row and a good one");
+    scene.assertNoDeadlineLeft("after three failed reports in a row and a good one");
   }
 }

@@ -1,6 +1,7 @@
 package io.looplab.lifecycle;
 
 import io.looplab.grader.Outcome;
+import io.looplab.grader.races.PendingTimers;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedOnContext;
@@ -125,6 +126,21 @@ final class ReportScene {
           + "map and a compose of the result run on success only), and also catch what the use throws.");
     }
     assertEachGivenBackOnce(after);
+  }
+
+  /**
+   * Fails if a timer the service set is still scheduled once the reports are over, after the event loop has run what
+   * the last step queued: a deadline belongs to its report, however the report ended.
+   */
+  void assertNoDeadlineLeft(String after) {
+    flush();
+    List<String> timers = PendingTimers.of(vertx);
+    require(timers.isEmpty(), "Deadline left behind " + after + ": " + String.join(", ", timers) + " still "
+        + (timers.size() == 1 ? "waits" : "wait") + " to fire, though no report is running (the deadline here is "
+        + NO_DEADLINE.toSeconds() + " s). A deadline belongs to its report: cancel its timer however the report "
+        + "ends (an answer, a failed query, a query that throws, a caller who gives up), with vertx.cancelTimer where "
+        + "the answer is settled, or set it only once the query has started. At a thousand reports a second, timers "
+        + "that outlive their report pile up by the thousand.");
   }
 
   /** Fails if the code closed any lease twice, or used a connection it had given back. */

@@ -35,8 +35,17 @@ final class NextStep {
   private static List<String> fullMarks(Kit kit, Results results, Exercise exercise) {
     Optional<Exercise> next = results.nextNotDone(exercise);
     String compare = "Compare with the reference: ./lab solution " + exercise.id();
-    return next.map(n -> List.of("Full marks. " + compare + ".", "Next: ./lab check " + n.id() + "   (read exercises/"
-            + n.id() + "/README.md)"))
+    return next.map(n -> List.of("Full marks. " + compare + ".", "Next: ./lab check " + n.id() + "   ("
+            + whyThisOne(kit, exercise, n) + "read exercises/" + n.id() + "/README.md)"))
         .orElse(List.of("Full marks, and every exercise of the kit is done. " + compare + "."));
+  }
+
+  /** Nothing when the next exercise is the one right after; otherwise why the kit points back or skips ahead. */
+  private static String whyThisOne(Kit kit, Exercise done, Exercise next) {
+    int gap = kit.exercises().indexOf(next) - kit.exercises().indexOf(done);
+    if (gap == 1) {
+      return "";
+    }
+    return gap < 0 ? "the first one not done yet: " : "the next one not done yet: ";
   }
 }

@@ -74,8 +74,17 @@ class NextStepTest {
   void fullMarksNamesTheNextExercise() {
     results.save(report("03-execute-blocking", true));
     String footer = footer(report("02-blocking-calls", true));
-    assertTrue(footer.contains("Next: ./lab check 01-first-steps"), "03 is done, so 01 is next:\n" + footer);
+    assertTrue(footer.contains("Next: ./lab check 01-first-steps   (the first one not done yet: read exercises/"),
+        "03 is done, so 01 is next, and the footer says why it points back:\n" + footer);
     assertTrue(footer.contains("./lab solution 02-blocking-calls"), footer);
+  }
+
+  @Test
+  @DisplayName("full marks: the exercise right after is named with no reason given, as the natural next step")
+  void fullMarksNamesTheOneRightAfter() {
+    String footer = footer(report("01-first-steps", true));
+    assertTrue(footer.contains("Next: ./lab check 02-blocking-calls   (read exercises/02-blocking-calls/README.md)"),
+        footer);
   }
 
   @Test

@@ -1,12 +1,10 @@
 package io.looplab.grader.leaks;
 
-import io.looplab.grader.internal.leaks.Internals;
+import io.looplab.grader.internal.leaks.LocalLocks;
 import io.vertx.core.Vertx;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The local locks ({@code sharedData().getLocalLock...}) that are held right now. Vert.x keeps, per lock name, the
@@ -22,29 +20,11 @@ public final class LockCensus {
    * Throws {@link IllegalStateException}, saying so, should a future Vert.x rename the map it keeps them in.
    */
   public static Map<String, Integer> heldLocalLockNames(Vertx vertx) {
-    Map<String, Integer> held = new TreeMap<>();
-    try {
-      Object locks = Internals.field(vertx.sharedData(), "localAsyncLocks");
-      ((Map<?, ?>) Internals.field(locks, "waitersMap")).forEach((name, queue) -> {
-        if (queue instanceof List<?> list && !list.isEmpty()) {
-          held.put(String.valueOf(name), list.size() - 1);
-        }
-      });
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new IllegalStateException("the grader could not list local locks on this Vert.x version: " + e, e);
-    }
-    return held;
+    return LocalLocks.held(vertx);
   }
 
   /** One description per held local lock, with how many callers wait for it. */
   public static List<String> heldLocalLocks(Vertx vertx) {
-    List<String> held = new ArrayList<>();
-    try {
-      heldLocalLockNames(vertx).forEach((name, waiting) -> held.add("the local lock '" + name + "'"
-          + (waiting > 0 ? " (with " + waiting + " caller(s) waiting for it)" : "")));
-    } catch (IllegalStateException e) {
-      held.add("(" + e.getMessage() + ")");
-    }
-    return held;
+    return LocalLocks.describeHeld(vertx);
   }
 }

@@ -1,5 +1,6 @@
 package io.looplab.grader.sync;
 
+import io.looplab.grader.internal.guard.HeldBack;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -36,6 +37,7 @@ public final class Gate<T> {
     this.argument = argument;
     this.context = Vertx.currentContext();
     this.callSite = callSite;
+    HeldBack.called(argument, callSite, this::isPending);
   }
 
   /** A gate for whatever context calls this; the gate's future completes there. */

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Waits for a Vert.x future on the test's own thread, never on an event loop, for a bounded time. When the future is
  * late, the test fails with the message the test wrote for that case, {@code ifLate}: it knows what the wait was for
- * and what a learner should look at. One wording is shared by every test for the other outcomes.
+ * and what a learner should look at; the grader's report adds what was still pending then (which request had no
+ * answer, which lock was held). One wording is shared by every test for the other outcomes.
  */
 public final class Await {
 
@@ -60,12 +61,19 @@ public final class Await {
       T value = future.toCompletionStage().toCompletableFuture().get(within.toNanos(), TimeUnit.NANOSECONDS);
       return Future.succeededFuture(value);
     } catch (TimeoutException e) {
-      throw new AssertionFailedError(ifLate);
+      throw new Late(ifLate);
     } catch (ExecutionException e) {
       return Future.failedFuture(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionFailedError("The test was interrupted while it waited: " + ifLate, e);
+    }
+  }
+
+  /** The failure of a wait that ran out of time: the test's own words for it, {@code ifLate}. */
+  public static final class Late extends AssertionFailedError {
+    public Late(String ifLate) {
+      super(ifLate);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.looplab.grader.internal.guard;
 
+import io.looplab.grader.testkit.Await;
 import io.vertx.junit5.VertxTestContext;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -46,6 +47,7 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
   @Override
   public void beforeEach(ExtensionContext context) {
     context.getStore(NAMESPACE).put(MARK, ViolationLog.mark());
+    HeldBack.forget();
   }
 
   @Override
@@ -107,6 +109,7 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
     } catch (Throwable failure) {
       List<Violation> seen = ViolationLog.since(mark);
       if (seen.isEmpty() || failure instanceof ViolationError) {
+        notePending(failure);
         throw failure;
       }
       throw new ViolationError(seen, failure);
@@ -116,6 +119,23 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
     List<Violation> seen = ViolationLog.since(mark);
     if (!seen.isEmpty()) {
       throw new ViolationError(seen, null);
+    }
+  }
+
+  /**
+   * When the test ran out of time (its VertxTestContext's limit, JUnit's, or an {@link Await} that was late), says
+   * what was still pending, while the test's Vert.x is still open: which request got no answer, which lock was held.
+   */
+  private static void notePending(Throwable failure) {
+    boolean timedOut = Thread.currentThread().isInterrupted();
+    for (Throwable t = failure; t != null && !timedOut; t = t.getCause() == t ? null : t.getCause()) {
+      timedOut = t instanceof java.util.concurrent.TimeoutException || t instanceof Await.Late;
+    }
+    if (timedOut && PendingNote.in(failure).isEmpty()) {
+      String sentence = StillPending.sentence();
+      if (!sentence.isEmpty()) {
+        failure.addSuppressed(new PendingNote(sentence));
+      }
     }
   }
 

@@ -45,6 +45,14 @@ public final class GuardServiceProvider implements VertxServiceProvider {
 
   private static void watch(Vertx vertx, ResourceTracker tracker) {
     LeakWatch.register(vertx, tracker);
+    // Every request that expects a reply, so that a test that runs out of time can say which one got none.
+    vertx.eventBus().addOutboundInterceptor(delivery -> {
+      String replyAddress = delivery.message().replyAddress();
+      if (replyAddress != null) {
+        tracker.inFlight().busRequestSent(delivery.message().address(), delivery.body(), replyAddress);
+      }
+      delivery.next();
+    });
     vertx.exceptionHandler(new UnhandledExceptions());
     if (!GuardSettings.debug()) {
       StallDetector stalls = new StallDetector();

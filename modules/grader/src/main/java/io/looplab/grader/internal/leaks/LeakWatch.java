@@ -24,6 +24,19 @@ public final class LeakWatch {
     watched.put(vertx, new LeakWatch(resources, ThreadCensus.now()));
   }
 
+  /** Every watched Vert.x instance that has not closed yet, with what the guard knows about it. */
+  public static Map<Vertx, LeakWatch> live() {
+    Map<Vertx, LeakWatch> live = new java.util.LinkedHashMap<>();
+    synchronized (watched) {
+      watched.forEach((vertx, watch) -> {
+        if (!watch.resources.closed()) {
+          live.put(vertx, watch);
+        }
+      });
+    }
+    return live;
+  }
+
   public static LeakWatch of(Vertx vertx) {
     LeakWatch watch = watched.get(vertx);
     if (watch == null) {

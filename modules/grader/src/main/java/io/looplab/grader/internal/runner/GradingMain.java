@@ -1,6 +1,7 @@
 package io.looplab.grader.internal.runner;
 
 import io.looplab.grader.internal.guard.EventLoopGuard;
+import io.looplab.grader.internal.guard.StillPending;
 import io.looplab.grader.internal.guard.Whereabouts;
 import io.looplab.grader.internal.scoring.ScoringListener;
 import io.looplab.grader.testkit.WarmUp;
@@ -138,7 +139,7 @@ public final class GradingMain {
           }
           if (GradingJvm.WHERE.equals(line)) {
             Path partial = whereFile.resolveSibling(whereFile.getFileName() + ".partial");
-            Files.writeString(partial, Whereabouts.of(tests).orElse(""), StandardCharsets.UTF_8);
+            Files.writeString(partial, where(tests), StandardCharsets.UTF_8);
             Files.move(partial, whereFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
           }
         }
@@ -150,6 +151,17 @@ public final class GradingMain {
     }, "looplab-kit-listener");
     listener.setDaemon(true);
     listener.start();
+  }
+
+  /** Where the tests' thread is, then what was still pending (which request, which lock), or "" for neither. */
+  private static String where(Thread tests) {
+    String where = Whereabouts.of(tests).orElse("");
+    String pending = StillPending.sentence();
+    if (pending.isEmpty()) {
+      return where;
+    }
+    return (where.isEmpty() ? "in neither your code nor the test's" : where) + (where.endsWith("?") ? "" : ".")
+        + pending;
   }
 
   private static boolean waitForGo(BufferedReader in) {

@@ -2,6 +2,7 @@ package io.looplab.grader.internal.scoring;
 
 import io.looplab.grader.internal.guard.CodeUnderTest;
 import io.looplab.grader.internal.guard.ViolationError;
+import io.looplab.grader.internal.guard.PendingNote;
 
 import java.util.concurrent.TimeoutException;
 
@@ -44,7 +45,7 @@ final class FailureMessages {
     } else if (!(failure instanceof AssertionError)) {
       text = failure.getClass().getSimpleName() + ": " + text;
     }
-    return cap(text + location(failure, testClassName));
+    return cap(text + PendingNote.in(failure) + location(failure, testClassName));
   }
 
   /** A ViolationError that is {@code failure}, or one of its causes or suppressed exceptions, or null. */

@@ -1,0 +1,40 @@
+package io.looplab.grader.internal.scoring;
+
+import io.looplab.grader.internal.guard.PendingNote;
+import io.looplab.grader.testkit.Await;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeoutException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A report line for a test that ran out of time carries what was still pending, after the test's own words. */
+class FailureMessagesTest {
+
+  private static final String NOTE = " Still pending when the time ran out: the HTTP request GET /late, waiting 1.5 s "
+      + "for its response.";
+
+  @Test
+  @DisplayName("a late Await: its own message, then what was pending")
+  void lateAwaitGetsTheNote() {
+    Await.Late late = new Await.Late("ada's booking got no answer.");
+    late.addSuppressed(new PendingNote(NOTE));
+    String line = FailureMessages.describe(late, "io.looplab.x.SomeTest");
+    assertTrue(line.startsWith("ada's booking got no answer." + NOTE), line);
+    assertEquals("failed", FailureMessages.status(late));
+  }
+
+  @Test
+  @DisplayName("a context that timed out: the kit's words for it, then what was pending")
+  void contextTimeoutGetsTheNote() {
+    TimeoutException timeout = new TimeoutException("The test execution timed out. Make sure your asynchronous code "
+        + "includes calls to either VertxTestContext#completeNow()");
+    timeout.addSuppressed(new PendingNote(NOTE));
+    String line = FailureMessages.describe(timeout, "io.looplab.x.SomeTest");
+    assertTrue(line.startsWith("No result within the test's time limit") && line.contains("ends the response." + NOTE),
+        line);
+    assertEquals("timeout", FailureMessages.status(timeout));
+  }
+}
