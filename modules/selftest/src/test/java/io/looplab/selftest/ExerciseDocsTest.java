@@ -31,7 +31,7 @@ class ExerciseDocsTest {
   /** A row of the root README's exercise table: | id | what you learn | status |. */
   private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\| (\\d\\d-[a-z0-9-]+) \\|.*\\| (\\w+) \\|$");
   private static final Pattern NEXT = Pattern.compile("Next: `(\\d\\d-[a-z0-9-]+)`");
-  private static final String OTHER_WAYS = "## Other ways to solve it";
+  private static final String OTHER_WAYS = "## After full marks: other ways to solve it";
   private static final Pattern FENCED = Pattern.compile("(?s)\n```[a-z]*\n(.*?)\n```");
   /** A fenced block that is a command to type, not output to quote. */
   private static final Pattern COMMAND = Pattern.compile("(\\./lab|git|cp|for|mvn|\\$) ");
@@ -89,7 +89,7 @@ class ExerciseDocsTest {
   }
 
   @TestFactory
-  @DisplayName("an exercise's README names each of its alternatives under \"Other ways to solve it\"")
+  @DisplayName("an exercise's README names each of its alternatives under \"After full marks: other ways to solve it\"")
   Stream<DynamicTest> readmeNamesEveryAlternative() {
     return kit.exercises().stream().map(e -> dynamicTest(e.id(), () -> {
       String readme = readme(e);

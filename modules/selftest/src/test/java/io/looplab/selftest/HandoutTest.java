@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * `./lab handout DIR` on this kit: the learners' copy has no answers in it, is a git repository of its own, Maven
- * accepts its reactor, and its grader grades its stubs as this kit grades them. (A full `mvn -B verify` of a fresh
- * clone of a handout takes minutes; it is run by hand before a release, not in every build.)
+ * accepts its reactor, and its grader grades its stubs as this kit grades them. (A fresh clone's own `./lab grade`
+ * and `mvn -B verify` take minutes: {@link HandoutFromAFreshClone} runs them, after the other tests, in CI.)
  */
 class HandoutTest {
 

@@ -1,6 +1,7 @@
 package io.looplab.cli.engine;
 
 import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.looplab.grader.internal.scoring.TestReport;
 
 import picocli.CommandLine.Help.Ansi;
@@ -125,6 +126,11 @@ public final class Console {
   public void testLines(ExerciseReport r, boolean onlyFailures) {
     if (r.message() != null) {
       line("      " + r.message());
+    }
+    if (r.status() == ExerciseStatus.COMPILE_ERROR) {
+      // No test ran: one line, so that the compiler's message is not buried under a ✗ per test.
+      line("      · none of its " + r.tests().size() + " tests ran  (" + score(r.points(), r.max()) + ")");
+      return;
     }
     for (TestReport t : r.tests()) {
       boolean ok = t.passed();

@@ -1,10 +1,17 @@
 package io.looplab.cli.engine;
 
+import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.TestReport;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Help.Ansi;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Colour on a terminal, none when NO_COLOR is set or output is not a terminal, and a forced choice wins. */
@@ -33,5 +40,20 @@ class ConsoleTest {
     assertEquals("✓", plain.mark(true));
     assertEquals("3/5", plain.score(3, 5));
     assertEquals("[##--]", plain.bar(0.5, 4));
+  }
+
+  @Test
+  @DisplayName("code that does not compile: the compiler's message, then one line that no test ran, not a ✗ per test")
+  void compileErrorIsOneLine() {
+    ExerciseReport r = new ExerciseReport("03-execute-blocking", "Third", List.of(
+        new TestReport("[engine:junit-jupiter]/[class:x.HashTest]/[method:hashes()]", "hashes", 4),
+        new TestReport("[engine:junit-jupiter]/[class:x.HashTest]/[method:looks()]", "looks up", 3)));
+    r.failedToCompile("Your code does not compile: Task.java:3: error: ';' expected");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new Console(out).testLines(r, false);
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("Task.java:3: error: ';' expected"), printed);
+    assertTrue(printed.contains("none of its 2 tests ran  (0/7)"), printed);
+    assertFalse(printed.contains("✗"), printed);
   }
 }

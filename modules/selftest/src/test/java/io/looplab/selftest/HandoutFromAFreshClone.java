@@ -1,0 +1,91 @@
+package io.looplab.selftest;
+
+import io.looplab.cli.Lab;
+import io.looplab.cli.engine.Exercise;
+import io.looplab.cli.engine.Kit;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What an instructor does with a handout, from outside: `./lab handout`, a fresh `git clone` of it, then in the
+ * clone `./lab grade` and `mvn -B verify`, as a learner would run them. The clone's verify runs the grader's and the
+ * CLI's tests and its self-test again, so this takes minutes: it runs after the other tests (its own surefire
+ * execution, see the pom) and only when -Dlooplab.handout.verify=true (CI's first run sets it).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HandoutFromAFreshClone {
+
+  /** Far beyond what each step takes on a quiet 2-core machine (grade: about 1.5 min; verify: minutes). */
+  private static final long GRADE_LIMIT_SECONDS = 900;
+  private static final long VERIFY_LIMIT_SECONDS = 2_400;
+
+  private static Path clone;
+  private static Path logs;
+
+  @BeforeAll
+  static void cloneAHandout() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("looplab.handout.verify"), "the handout's full verify runs only with "
+        + "-Dlooplab.handout.verify=true (CI's first run)");
+    Path work = Files.createTempDirectory("looplab-handout-");
+    logs = Path.of("target", "handout-from-a-fresh-clone").toAbsolutePath();
+    Files.createDirectories(logs);
+    Path handout = work.resolve("handout");
+    assertEquals(0, Lab.execute("handout", handout.toString()), "lab handout failed");
+    clone = work.resolve("clone");
+    ShellRun git = ShellRun.of(work, logs.resolve("git-clone.log"), 120, List.of("git", "clone", "-q",
+        handout.toString(), clone.toString()));
+    assertEquals(0, git.exit(), "git clone of the handout failed:\n" + git.tail(20));
+  }
+
+  @Test
+  @Order(1)
+  @DisplayName("in a fresh clone of the handout, ./lab grade builds the kit and grades every stub below full marks")
+  void labGradeInTheClone() throws Exception {
+    Path json = logs.resolve("grade.json");
+    ShellRun grade = ShellRun.of(clone, logs.resolve("lab-grade.log"), GRADE_LIMIT_SECONDS,
+        List.of("./lab", "grade", "--json", json.toString()));
+    System.out.println("[handout] ./lab grade in a fresh clone: exit " + grade.exit() + " after " + grade.seconds()
+        + " s");
+    assertEquals(0, grade.exit(), "./lab grade in the handout's clone (log: " + grade.log() + "):\n"
+        + grade.tail(40));
+    JsonArray exercises = new JsonObject(Files.readString(json)).getJsonArray("exercises");
+    assertEquals(Kit.locate().exercises().stream().filter(Exercise::runsHere).count(), exercises.size(),
+        "exercises graded in the handout: " + exercises);
+    for (Object e : exercises) {
+      JsonObject exercise = (JsonObject) e;
+      assertEquals("failed", exercise.getString("status"), "the stub of " + exercise.getString("id")
+          + " in the handout: " + exercise.encode());
+    }
+  }
+
+  @Test
+  @Order(2)
+  @DisplayName("in a fresh clone of the handout, mvn -B verify passes, and its self-test says there are no solutions")
+  void mavenVerifyInTheClone() throws Exception {
+    ShellRun verify = ShellRun.of(clone, logs.resolve("mvn-verify.log"), VERIFY_LIMIT_SECONDS,
+        List.of("mvn", "-B", "-o", "verify"));
+    System.out.println("[handout] mvn -B verify in a fresh clone: exit " + verify.exit() + " after "
+        + verify.seconds() + " s");
+    assertEquals(0, verify.exit(), "mvn -B verify in the handout's clone (log: " + verify.log() + "):\n"
+        + verify.tail(60));
+    String out = verify.output();
+    assertTrue(out.contains("[self-test] this kit is a handout (no solutions/)"), "the handout's self-test did not say "
+        + "that it has no solutions (log: " + verify.log() + ")");
+    assertTrue(out.contains("BUILD SUCCESS"), verify.tail(20));
+  }
+}

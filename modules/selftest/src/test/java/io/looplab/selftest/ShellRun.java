@@ -1,0 +1,42 @@
+package io.looplab.selftest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A command run to its end in a folder, its output kept in a log file, for tests that drive the kit from outside as
+ * a user would (git, ./lab, mvn). A command that outlives its limit is killed, with its children.
+ *
+ * @param exit    the exit status, or -1 when the command was killed at its limit
+ * @param log     where its standard output and error went, together
+ * @param seconds how long it ran
+ */
+record ShellRun(int exit, Path log, long seconds) {
+
+  static ShellRun of(Path dir, Path log, long limitSeconds, List<String> command)
+      throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .start();
+    boolean ended = p.waitFor(limitSeconds, TimeUnit.SECONDS);
+    if (!ended) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly().waitFor();
+    }
+    return new ShellRun(ended ? p.exitValue() : -1, log, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+  }
+
+  String output() throws IOException {
+    return Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  /** The last lines of the output, for a failure message. */
+  String tail(int lines) throws IOException {
+    List<String> all = output().lines().toList();
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+}
