@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * What one Vert.x instance is in the middle of: the HTTP requests its servers received and have not answered, the
@@ -27,7 +28,8 @@ public final class InFlight {
   private final Map<Object, Task> tasks = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> queued = new ConcurrentHashMap<>();
 
-  private record Started(String what, String answer, long atNanos) {
+  /** A request: what it is (built only when asked, so a message's body is never turned into text on the way). */
+  private record Started(Supplier<String> what, String answer, long atNanos) {
   }
 
   /** A task running in a worker pool, on {@code thread}, for {@code seconds} so far. */
@@ -40,8 +42,8 @@ public final class InFlight {
   /** A server received a request; the token it returns goes back to {@link #httpRequestEnded}. */
   public Object httpRequestBegan(HttpRequest request) {
     Object token = new Object();
-    httpRequests.put(token, new Started("the HTTP request " + request.method() + " " + request.uri(), "response",
-        System.nanoTime()));
+    String what = "the HTTP request " + request.method() + " " + request.uri();
+    httpRequests.put(token, new Started(() -> what, "response", System.nanoTime()));
     return token;
   }
 
@@ -54,12 +56,8 @@ public final class InFlight {
 
   /** Someone sent a message that expects a reply at {@code replyAddress}. */
   public void busRequestSent(String address, Object body, String replyAddress) {
-    String text = String.valueOf(body);
-    if (text.length() > BODY_CHARS) {
-      text = text.substring(0, BODY_CHARS) + "…";
-    }
-    busRequests.put(replyAddress, new Started("the event-bus request to '" + address + "' (body " + text + ")",
-        "reply", System.nanoTime()));
+    busRequests.put(replyAddress, new Started(() -> "the event-bus request to '" + address + "' (body "
+        + shortened(body) + ")", "reply", System.nanoTime()));
   }
 
   /** A handler went away: when it was a reply handler, its request got its reply or timed out. */
@@ -107,7 +105,8 @@ public final class InFlight {
     List<String> pending = new ArrayList<>();
     for (Map<?, Started> requests : List.of(httpRequests, busRequests)) {
       requests.values().stream().sorted(Comparator.comparingLong(Started::atNanos))
-          .forEach(r -> pending.add(r.what() + ", waiting " + seconds(now - r.atNanos()) + " for its " + r.answer()));
+          .forEach(r -> pending.add(r.what().get() + ", waiting " + seconds(now - r.atNanos()) + " for its "
+              + r.answer()));
     }
     return pending;
   }
@@ -129,6 +128,11 @@ public final class InFlight {
       }
     });
     return pending;
+  }
+
+  private static String shortened(Object body) {
+    String text = String.valueOf(body);
+    return text.length() > BODY_CHARS ? text.substring(0, BODY_CHARS) + "…" : text;
   }
 
   private static String seconds(long nanos) {
