@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 class HostileMatrixTest {
 
   private static final Kit kit = Kit.locate();
-  private static final String VICTIM = "09-lost-update";
+  static final String VICTIM = "09-lost-update";
   private static final String NEIGHBOUR = "10-reserve-then-confirm";
   private static final String FILE = "io/looplab/lostupdate/SeatCounter.java";
   /** Where a misbehaviour is put: the first line of the reservation, which every graded test reaches. */
@@ -81,7 +81,7 @@ class HostileMatrixTest {
     return new Case(name, victim -> inject(victim, code), losesPoints, status, says);
   }
 
-  private static void inject(Path victim, String code) throws IOException {
+  static void inject(Path victim, String code) throws IOException {
     Path seatCounter = victim.resolve("src/main/java").resolve(FILE);
     String source = Files.readString(seatCounter);
     assertTrue(source.contains(HOOK), "the reference SeatCounter changed: update HostileMatrixTest.HOOK");
@@ -95,7 +95,7 @@ class HostileMatrixTest {
     Files.writeString(file, content);
   }
 
-  private static final String ONCE = "if (System.getProperty(\"hostile.once\") == null && System.setProperty(\"hostile.once\", \"y\") == null) ";
+  static final String ONCE = "if (System.getProperty(\"hostile.once\") == null && System.setProperty(\"hostile.once\", \"y\") == null) ";
 
   /** Runs {@code body} once, in a thread of its own: a probe that must not count as blocking the event loop. */
   private static String onceInAThread(String body) {
@@ -183,7 +183,7 @@ class HostileMatrixTest {
     }
   }
 
-  private static void copySolution(String id, Path submission) throws IOException {
+  static void copySolution(String id, Path submission) throws IOException {
     HostileKit.copy(kit.solutionSources(kit.find(id)), submission.resolve(id).resolve("src/main/java"));
   }
 
