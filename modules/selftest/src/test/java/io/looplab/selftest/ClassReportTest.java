@@ -122,13 +122,16 @@ class ClassReportTest {
         assertFalse(r.isGraded(), r.learner() + " has no exercise folder");
         continue;
       }
-      ExerciseReport alone = Gradings.result("hostile " + kind);
-      ExerciseReport inClass = r.exercise("01-smoke").orElseThrow();
-      assertEquals(alone.status(), inClass.status(), r.learner());
-      for (TestReport t : alone.tests()) {
-        TestReport same = inClass.tests().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow();
-        assertEquals(t.status(), same.status(), r.learner() + ": " + t.name() + ": " + same.message());
-      }
+      assertGradedAsAlone(r.learner(), Gradings.result("hostile " + kind), r.exercise("01-smoke").orElseThrow());
+    }
+  }
+
+  /** A learner's exercise in the class has the status, and each test the status, of the same code graded alone. */
+  static void assertGradedAsAlone(String learner, ExerciseReport alone, ExerciseReport inClass) {
+    assertEquals(alone.status(), inClass.status(), learner);
+    for (TestReport t : alone.tests()) {
+      TestReport same = inClass.tests().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow();
+      assertEquals(t.status(), same.status(), learner + ": " + t.name() + ": " + same.message());
     }
   }
 

@@ -159,13 +159,7 @@ class RealKitClassTest {
   @DisplayName("every learner's tests pass and fail in the class exactly as when graded alone")
   void eachLearnersTestsAreTheirOwn() throws Exception {
     for (LearnerResult r : graded.get()) {
-      ExerciseReport alone = aloneOf(r.learner());
-      ExerciseReport inClass = r.exercise(EXERCISE).orElseThrow();
-      assertEquals(alone.status(), inClass.status(), r.learner());
-      for (TestReport t : alone.tests()) {
-        TestReport same = inClass.tests().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow();
-        assertEquals(t.status(), same.status(), r.learner() + ": " + t.name() + ": " + same.message());
-      }
+      ClassReportTest.assertGradedAsAlone(r.learner(), aloneOf(r.learner()), r.exercise(EXERCISE).orElseThrow());
     }
   }
 
