@@ -1,11 +1,13 @@
 package io.looplab.perkey;
 
+import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.sync.Signal;
 import io.vertx.core.Future;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -20,6 +22,8 @@ final class HeldPayments implements PaymentService {
   private volatile RuntimeException throwNext;
   private volatile boolean approveEverything;
   private final AtomicInteger throwsDone = new AtomicInteger();
+  /** The learner's frames that the last thrown exception went up through, nearest first. */
+  private volatile Optional<String> thrownThrough = Optional.empty();
 
   HeldPayments(Signal signal) {
     this.signal = signal;
@@ -31,6 +35,7 @@ final class HeldPayments implements PaymentService {
     if (toThrow != null) {
       throwNext = null;
       throwsDone.incrementAndGet();
+      thrownThrough = CallSite.pathOf(new Throwable().getStackTrace());
       signal.fire();
       throw toThrow;
     }
@@ -48,6 +53,14 @@ final class HeldPayments implements PaymentService {
 
   int throwsDone() {
     return throwsDone.get();
+  }
+
+  /**
+   * Where the last exception thrown on purpose went up through the code under test, for a message:
+   * {@code " (the exception went up through book() at SeatBookings.java:83)"}, or "" if no frame of it was seen.
+   */
+  String thrownThrough() {
+    return thrownThrough.map(path -> " (the exception went up through " + path + ")").orElse("");
   }
 
   /** Calls that are waiting for, or got, the test's answer; a call that threw is not one of them. */

@@ -2,6 +2,8 @@ package io.looplab.grader.sync;
 
 import io.looplab.grader.internal.guard.CodeUnderTest;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -43,6 +45,26 @@ public final class CallSite {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Every line of the code under test in {@code stack}, nearest to the top first, joined as
+   * {@code "book() at SeatBookings.java:107, called from a lambda in book() at SeatBookings.java:83"}: the way an
+   * exception thrown by a fake went up through the learner's code. For a message about what that code did (or did
+   * not do) on the way, such as releasing a lock. Empty when no frame of the code under test is on the stack.
+   */
+  public static Optional<String> pathOf(StackTraceElement[] stack) {
+    List<String> frames = new ArrayList<>();
+    String lastLine = null;
+    for (StackTraceElement frame : stack) {
+      String line = CodeUnderTest.describe(frame);
+      // A lambda run at once by the method that wrote it (say, compose on a completed future) shows that line twice.
+      if (CodeUnderTest.firstFrame(new StackTraceElement[] {frame}).isPresent() && !line.equals(lastLine)) {
+        frames.add(describe(frame));
+        lastLine = line;
+      }
+    }
+    return frames.isEmpty() ? Optional.empty() : Optional.of(String.join(", called from ", frames));
   }
 
   /** {@code "reserve() at SeatCounter.java:41"}, or {@code "a lambda in reserve() at SeatCounter.java:44"}. */

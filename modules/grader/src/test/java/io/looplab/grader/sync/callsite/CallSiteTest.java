@@ -85,4 +85,27 @@ class CallSiteTest {
     assertEquals(Optional.of("direct() at LearnerCode.java:20"), fake.gated.callSite(1));
     fake.gated.calledSoFar().forEach(g -> g.open(1));
   }
+
+  @Test
+  @DisplayName("the path of a call lists every line of the learner's code it went through, nearest first, and none of the test's")
+  void pathListsEveryLearnerFrame(Vertx vertx) throws Exception {
+    List<Optional<String>> paths = new java.util.concurrent.CopyOnWriteArrayList<>();
+    LearnerCode learner = new LearnerCode(key -> {
+      paths.add(CallSite.pathOf(new Throwable().getStackTrace()));
+      return io.vertx.core.Future.succeededFuture(1);
+    });
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    vertx.runOnContext(v -> {
+      learner.direct("a");
+      learner.chained("b");
+      learner.viaHelper("c");
+      paths.add(CallSite.pathOf(new Throwable().getStackTrace()));
+      done.complete(null);
+    });
+    done.get(5, TimeUnit.SECONDS);
+    assertEquals(List.of(Optional.of("direct() at LearnerCode.java:20"),
+        Optional.of("a lambda in chained() at LearnerCode.java:24"),
+        Optional.of("helper() at LearnerCode.java:32, called from viaHelper() at LearnerCode.java:28"),
+        Optional.empty()), paths);
+  }
 }

@@ -23,4 +23,12 @@ public class LearnerCode {
   public Future<Integer> chained(String key) {
     return Future.succeededFuture(key).compose(k -> dependency.apply(k)); // line 24: the call from a lambda
   }
+
+  public Future<Integer> viaHelper(String key) {
+    return helper(key); // line 28: a call to a method of its own
+  }
+
+  private Future<Integer> helper(String key) {
+    return dependency.apply(key); // line 32: which makes the call
+  }
 }
