@@ -158,8 +158,8 @@ class HostileMatrixTest {
   static Sandbox sandbox;
   static List<String> homeBefore;
 
-  /** A case's report, and what the victim printed (its grading JVM's log). */
-  record Graded(Scoreboard board, String victimOutput) {
+  /** A case's report, what the victim printed (its grading JVM's log), and how long the victim's grading took. */
+  record Graded(Scoreboard board, String victimOutput, long victimMillis) {
   }
 
   @BeforeAll
@@ -192,17 +192,20 @@ class HostileMatrixTest {
     Target target = Target.submission(kit, submission);
     List<ExerciseReport> reports = new ArrayList<>();
     String victimOutput = null;
+    long victimMillis = 0;
     try (GradingEngine engine = new GradingEngine(kit, false, sandbox)) {
       for (String id : ids) {
         Exercise e = kit.find(id);
+        long start = System.nanoTime();
         reports.add(engine.grade(e, target, (x, doing) -> { }));
         if (victimOutput == null) {
+          victimMillis = (System.nanoTime() - start) / 1_000_000;
           Path log = engine.lastLog().orElseThrow();
           victimOutput = Files.exists(log) ? Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1) : "";
         }
       }
     }
-    return new Graded(new Scoreboard(submission.toString(), reports), victimOutput);
+    return new Graded(new Scoreboard(submission.toString(), reports), victimOutput, victimMillis);
   }
 
   private static List<String> homeEntries() throws IOException {
@@ -236,6 +239,7 @@ class HostileMatrixTest {
       Scoreboard board = result.board();
       ExerciseReport victim = board.exercises().get(0);
       ExerciseReport neighbour = board.exercises().get(1);
+      System.out.println(tableRow(c, victim, result));
       assertEquals(neighbour.max(), neighbour.points(), NEIGHBOUR + " is correct and must keep its marks beside "
           + c.name() + ": " + KitSelfTest.failures(neighbour));
       if (Boolean.TRUE.equals(c.losesPoints())) {
@@ -260,5 +264,24 @@ class HostileMatrixTest {
       assertEquals(2, json.getJsonArray("exercises").size(), "the report is complete");
       assertTrue(json.getJsonArray("exercises").stream().allMatch(e -> ((JsonObject) e).getString("status") != null));
     }));
+  }
+
+  /**
+   * One line of the matrix's table, printed as each case is checked: the case, the victim's status and points, how
+   * long its grading took, and the start of what its report said.
+   */
+  private static String tableRow(Case c, ExerciseReport victim, Graded result) {
+    String said = victim.message() != null ? victim.message() : victim.tests().stream().filter(t -> !t.passed())
+        .map(t -> t.name() + ": " + t.message()).findFirst().orElse("(every test passed)");
+    if (c.printed() != null) {
+      // A probe's line, such as "HOME WRITE: refused: ...", is what the row is about.
+      String probe = c.printed().substring(0, c.printed().indexOf(':'));
+      said = result.victimOutput().lines().filter(l -> l.startsWith(probe)).findFirst().orElse(probe + ": not printed")
+          + "; " + said;
+    }
+    long millis = result.victimMillis();
+    said = said.replaceAll("\\s+", " ");
+    return String.format("[matrix] %s | %s %d/%d | %.1f s | %s", c.name(), victim.status(), victim.points(),
+        victim.max(), millis / 1000.0, said.length() > 200 ? said.substring(0, 200) + "…" : said);
   }
 }
