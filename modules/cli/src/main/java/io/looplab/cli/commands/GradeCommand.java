@@ -31,7 +31,7 @@ import java.util.Optional;
     footer = {"  ./lab grade                                  (your exercises/, every exercise)",
         "  ./lab grade --only 02 --only 03              (some of them)",
         "  ./lab grade --submission ../alice --json alice.json",
-        "  ./lab grade --format junit --out TEST-looplab.xml   (also: exercism, gradescope)",
+        "  ./lab grade --format junit --out TEST-looplab.xml   (also: exercism, gradescope, classroom)",
         "  ./lab grade --class ../class --out ../class-report   (one folder per learner; --jobs 4)",
         "  ./lab grade --solutions                      (the reference solutions: full marks)"})
 public final class GradeCommand implements Runnable {
@@ -54,7 +54,7 @@ public final class GradeCommand implements Runnable {
   Path json;
 
   @Option(names = "--format", paramLabel = "FORMAT", description = "also write the report for another tool, into "
-      + "--out: ${COMPLETION-CANDIDATES} (Exercism's results.json v3, Gradescope's results.json, JUnit XML)")
+      + "--out: ${COMPLETION-CANDIDATES} (Exercism's results.json v3, Gradescope's results.json, JUnit XML, GitHub Classroom's reporter)")
   ResultFormat format;
 
   @Option(names = "--out", paramLabel = "FILE", description = "where --format writes; with --class, the report's "
@@ -98,7 +98,7 @@ public final class GradeCommand implements Runnable {
         : Target.exercises(kit);
     checkWritable("--json", json);
     if ((format == null) != (out == null)) {
-      throw new UsageError(format == null ? "--out needs --format (exercism, gradescope or junit)"
+      throw new UsageError(format == null ? "--out needs --format (exercism, gradescope, junit or classroom)"
           : "--format " + format + " needs --out FILE: where to write it");
     }
     checkWritable("--out", out);
@@ -123,8 +123,7 @@ public final class GradeCommand implements Runnable {
     }
     Scoreboard board = new Scoreboard(target.label(), reports);
     console.line("");
-    console.line("Total " + console.score(board.points(), board.max()) + " " + console.bar(board.max() == 0 ? 0
-        : (double) board.points() / board.max(), 30));
+    console.line(console.totalLine(board.points(), board.max()));
     if (json != null) {
       write(json, board.toJson().encodePrettily());
       console.line("Report written to " + json);

@@ -167,6 +167,18 @@ public final class Console {
   }
 
   /** A progress bar of {@code width} cells, the done part in green. */
+  /**
+   * The grade's last line, {@code "Total 24/429 [##----] 5.6%"}: the points, a bar, and the share as a percentage,
+   * which a CI server can read from the log (GitLab's {@code coverage:} pattern in README does).
+   */
+  public String totalLine(int points, int max) {
+    if (max == 0) {
+      return "Total " + score(points, max);
+    }
+    return "Total " + score(points, max) + " " + bar((double) points / max, 30) + " "
+        + String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * points / max);
+  }
+
   public String bar(double fraction, int width) {
     int filled = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width);
     return "[" + (filled == 0 ? "" : styled("green", "#".repeat(filled))) + "-".repeat(width - filled) + "]";

@@ -49,11 +49,7 @@ final class ExercismResults {
 
   private static JsonObject test(ExerciseReport exercise, TestReport test, int task) {
     TestName name = TestName.of(test);
-    String status = switch (test.status()) {
-      case PASSED -> "pass";
-      case FAILED -> "fail";
-      default -> "error";
-    };
+    String status = LostTest.status(test);
     JsonObject json = new JsonObject()
         .put("name", exercise.id() + ": " + test.name())
         .put("test_code", name.simpleClassName() + "." + name.method() + "() in exercises/" + exercise.id()
@@ -61,9 +57,7 @@ final class ExercismResults {
         .put("status", status)
         .put("task_id", task);
     if (!status.equals("pass")) {
-      String message = test.message() != null ? test.message() : exercise.message() != null ? exercise.message()
-          : "The test did not pass (" + test.status() + ").";
-      json.put("message", cap(message));
+      json.put("message", cap(LostTest.message(exercise, test)));
     }
     return json;
   }

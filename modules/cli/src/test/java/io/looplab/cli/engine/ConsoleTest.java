@@ -56,4 +56,22 @@ class ConsoleTest {
     assertTrue(printed.contains("none of its 2 tests ran  (0/7)"), printed);
     assertFalse(printed.contains("✗"), printed);
   }
+
+  @Test
+  @DisplayName("the grade's last line gives the share of points as a percentage, which README's GitLab pattern reads")
+  void totalLineFeedsGitLabsCoveragePattern() throws java.io.IOException {
+    Console plain = new Console(Ansi.OFF);
+    assertEquals("Total 24/429 [##----------------------------] 5.6%", plain.totalLine(24, 429));
+    java.nio.file.Path readme = java.nio.file.Path.of("../../README.md");
+    String pattern = java.nio.file.Files.readAllLines(readme).stream().map(String::strip)
+        .filter(l -> l.startsWith("coverage: '/")).findFirst()
+        .orElseThrow(() -> new AssertionError(readme.toAbsolutePath().normalize() + " has no GitLab coverage: line"))
+        .replaceAll("^coverage: '/(.*)/'$", "$1");
+    for (int[] grade : new int[][] {{24, 429, 56}, {0, 429, 0}, {429, 429, 1000}, {1, 3, 333}}) {
+      String log = "Grading exercises/: 14 exercises\n...\n\n" + plain.totalLine(grade[0], grade[1]) + "\n";
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(log);
+      assertTrue(m.find(), "README's pattern " + pattern + " finds nothing in: " + log);
+      assertEquals(grade[2] / 10.0, Double.parseDouble(m.group(1)), 0.0001, "read from: " + m.group());
+    }
+  }
 }

@@ -103,6 +103,45 @@ class ResultFormatTest {
   }
 
   @Test
+  @DisplayName("classroom: the grading reporter's shape, with scores that add up to the grade and a message on every loss")
+  void classroom() {
+    Scoreboard board = everyOutcome();
+    JsonObject results = new JsonObject(ResultFormat.classroom.render(board));
+    assertValid("classroom-results.schema.json", results);
+    assertEquals("fail", results.getString("status"));
+    assertEquals(board.max(), results.getInteger("max_score"));
+    JsonArray tests = results.getJsonArray("tests");
+    assertEquals(board.points(), tests.stream().mapToInt(t -> ((JsonObject) t).getInteger("score")).sum());
+    assertEquals(List.of("pass", "pass", "fail", "error", "error", "error", "fail"),
+        tests.stream().map(t -> ((JsonObject) t).getString("status")).toList());
+    assertEquals(NASTY, tests.getJsonObject(2).getString("message"));
+    assertTrue(tests.getJsonObject(6).getString("message").contains("Task.java:3: error"), tests.encodePrettily());
+    assertEquals("02-blocking-calls: the test lost (5 points)", tests.getJsonObject(2).getString("name"));
+  }
+
+  @Test
+  @DisplayName("classroom: a report of many long failures is cut to fit the environment variable the reporter reads")
+  void classroomFitsAnEnvironmentVariable() {
+    List<TestReport> lost = new java.util.ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      lost.add(test("ManyTest", "lost" + i, 3, TestStatus.FAILED, "x".repeat(1_500)));
+    }
+    String json = ResultFormat.classroom.render(new Scoreboard("exercises", List.of(
+        new ExerciseReport("02-blocking-calls", "Second", lost))));
+    int encoded = java.util.Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8)).length();
+    assertTrue(encoded < 128 * 1024, "base64 of the result is " + encoded + " bytes: over Linux's 128 KiB for one "
+        + "environment variable, the reporter's step would not start");
+    JsonObject results = new JsonObject(json);
+    assertValid("classroom-results.schema.json", results);
+    assertEquals(150, results.getJsonArray("tests").size());
+    assertTrue(results.getJsonArray("tests").getJsonObject(0).getString("message").endsWith("log has the whole "
+        + "message]"), results.getJsonArray("tests").getJsonObject(0).encode());
+    String small = ResultFormat.classroom.render(everyOutcome());
+    assertTrue(small.contains("Expected <5> & got") && !small.contains("cut to fit"),
+        "a result that fits keeps every message whole: " + small);
+  }
+
+  @Test
   @DisplayName("the shapes catch what the tools would refuse: so the checks above can fail")
   void shapesRejectWrongReports() throws Exception {
     JsonObject exercism = new JsonObject(ResultFormat.exercism.render(everyOutcome()));
@@ -121,6 +160,11 @@ class ResultFormatTest {
       refused = true;
     }
     assertTrue(refused, "a <failure> without its type should not pass the XSD");
+    JsonObject classroom = new JsonObject(ResultFormat.classroom.render(everyOutcome()));
+    classroom.getJsonArray("tests").getJsonObject(2).putNull("message");
+    assertInvalid("classroom-results.schema.json", classroom);
+    assertInvalid("classroom-results.schema.json", new JsonObject(ResultFormat.classroom.render(everyOutcome()))
+        .put("max_score", "429"));
   }
 
   /** Three exercises: one passed, one with every kind of lost test, one that did not compile. */
