@@ -281,7 +281,8 @@ class HostileMatrixTest {
     }
     long millis = result.victimMillis();
     said = said.replaceAll("\\s+", " ");
+    // "..." rather than an ellipsis: the build's console may not print UTF-8.
     return String.format("[matrix] %s | %s %d/%d | %.1f s | %s", c.name(), victim.status(), victim.points(),
-        victim.max(), millis / 1000.0, said.length() > 200 ? said.substring(0, 200) + "…" : said);
+        victim.max(), millis / 1000.0, said.length() > 200 ? said.substring(0, 200) + "..." : said);
   }
 }
