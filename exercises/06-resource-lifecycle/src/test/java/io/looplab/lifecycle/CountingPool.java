@@ -4,6 +4,7 @@ import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.sync.Signal;
+import io.looplab.grader.sync.ThrownThrough;
 import io.looplab.pool.Connection;
 import io.looplab.pool.ConnectionPool;
 import io.looplab.pool.PoolExhaustedException;
@@ -38,6 +39,7 @@ final class CountingPool implements ConnectionPool {
   private final List<String> refusals = new ArrayList<>();
   private final Signal changed = new Signal();
   private RuntimeException throwOnNextQuery;
+  private final ThrownThrough thrownThrough = new ThrownThrough();
 
   CountingPool(int size) {
     this.size = size;
@@ -68,6 +70,11 @@ final class CountingPool implements ConnectionPool {
   }
 
   /** The next query, on any connection, throws {@code error} instead of returning a future. */
+  /** Where the last query that threw on purpose went up through the learner's code, in words for a message. */
+  String thrownThrough() {
+    return thrownThrough.inWords();
+  }
+
   synchronized void throwOnNextQuery(RuntimeException error) {
     throwOnNextQuery = error;
   }
@@ -144,7 +151,7 @@ final class CountingPool implements ConnectionPool {
         throwOnNextQuery = null;
       }
       if (toThrow != null) {
-        throw toThrow;
+        throw thrownThrough.record(toThrow);
       }
       return onCallersContext(database.apply(name));
     }

@@ -10,7 +10,19 @@ final class FeedDown extends RuntimeException {
   static final String CLOSED = "the rates client is closed";
 
   FeedDown(String message) {
-    super(message, null, false, false);
+    this(message, false);
+  }
+
+  /**
+   * The error a call throws, made where it is thrown and with its stack: when it escapes to Vert.x, the report names
+   * the learner's line it came through. (The errors a future fails with need none: they never escape that way.)
+   */
+  static FeedDown thrownHere(String message) {
+    return new FeedDown(message, true);
+  }
+
+  private FeedDown(String message, boolean withStack) {
+    super(message, null, false, withStack);
   }
 
   /** True when {@code error}, or one of its causes, says {@code words}. */

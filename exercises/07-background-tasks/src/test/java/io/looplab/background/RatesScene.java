@@ -3,6 +3,7 @@ package io.looplab.background;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.sync.ManualClock;
+import io.looplab.grader.sync.ThrownThrough;
 import io.looplab.grader.races.PendingTimers;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedOnContext;
@@ -42,6 +43,7 @@ final class RatesScene {
   private final GatedDependency<String, Double> feed = new GatedDependency<>();
   /** Currencies whose next call throws instead of returning a future. */
   private final Set<String> throwing = ConcurrentHashMap.newKeySet();
+  private final ThrownThrough thrownThrough = new ThrownThrough();
   final RatesRefresher refresher;
   final Context context;
   final String deploymentId;
@@ -82,9 +84,14 @@ final class RatesScene {
   private Future<Double> rate(String currency) {
     if (throwing.remove(currency)) {
       thrown++;
-      throw new FeedDown(FeedDown.CLOSED);
+      throw thrownThrough.record(FeedDown.thrownHere(FeedDown.CLOSED));
     }
     return feed.apply(currency);
+  }
+
+  /** Where the last call that threw on purpose went up through the learner's code, in words for a message. */
+  String thrownThrough() {
+    return thrownThrough.inWords();
   }
 
   /** The next call for {@code currency} throws instead of returning a future. */

@@ -1,13 +1,12 @@
 package io.looplab.perkey;
 
-import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.sync.GatedDependency;
 import io.looplab.grader.sync.Signal;
+import io.looplab.grader.sync.ThrownThrough;
 import io.vertx.core.Future;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -22,8 +21,7 @@ final class HeldPayments implements PaymentService {
   private volatile RuntimeException throwNext;
   private volatile boolean approveEverything;
   private final AtomicInteger throwsDone = new AtomicInteger();
-  /** The learner's frames that the last thrown exception went up through, nearest first. */
-  private volatile Optional<String> thrownThrough = Optional.empty();
+  private final ThrownThrough thrownThrough = new ThrownThrough();
 
   HeldPayments(Signal signal) {
     this.signal = signal;
@@ -35,9 +33,8 @@ final class HeldPayments implements PaymentService {
     if (toThrow != null) {
       throwNext = null;
       throwsDone.incrementAndGet();
-      thrownThrough = CallSite.pathOf(new Throwable().getStackTrace());
       signal.fire();
-      throw toThrow;
+      throw thrownThrough.record(toThrow);
     }
     if (approveEverything) {
       return Future.succeededFuture();
@@ -55,12 +52,9 @@ final class HeldPayments implements PaymentService {
     return throwsDone.get();
   }
 
-  /**
-   * Where the last exception thrown on purpose went up through the code under test, for a message:
-   * {@code " (the exception went up through book() at SeatBookings.java:83)"}, or "" if no frame of it was seen.
-   */
+  /** Where the last exception thrown on purpose went up through the learner's code, in words for a message. */
   String thrownThrough() {
-    return thrownThrough.map(path -> " (the exception went up through " + path + ")").orElse("");
+    return thrownThrough.inWords();
   }
 
   /** Calls that are waiting for, or got, the test's answer; a call that threw is not one of them. */

@@ -15,6 +15,9 @@ import java.util.Optional;
  */
 public final class CallSite {
 
+  /** How many of the learner's lines a path names at most. */
+  static final int MAX_PATH = 3;
+
   private CallSite() {
   }
 
@@ -48,7 +51,7 @@ public final class CallSite {
   }
 
   /**
-   * Every line of the code under test in {@code stack}, nearest to the top first, joined as
+   * The lines of the code under test in {@code stack} (the nearest {@value #MAX_PATH}), nearest first, joined as
    * {@code "book() at SeatBookings.java:107, called from a lambda in book() at SeatBookings.java:83"}: the way an
    * exception thrown by a fake went up through the learner's code. For a message about what that code did (or did
    * not do) on the way, such as releasing a lock. Empty when no frame of the code under test is on the stack.
@@ -63,6 +66,11 @@ public final class CallSite {
         frames.add(describe(frame));
         lastLine = line;
       }
+    }
+    if (frames.size() > MAX_PATH) {
+      // The nearest lines say where it went wrong; the rest, down to where the request came in, only add length.
+      frames = new ArrayList<>(frames.subList(0, MAX_PATH));
+      frames.set(MAX_PATH - 1, frames.get(MAX_PATH - 1) + ", and further down");
     }
     return frames.isEmpty() ? Optional.empty() : Optional.of(String.join(", called from ", frames));
   }

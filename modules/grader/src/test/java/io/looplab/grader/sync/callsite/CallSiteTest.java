@@ -108,4 +108,15 @@ class CallSiteTest {
         Optional.of("helper() at LearnerCode.java:32, called from viaHelper() at LearnerCode.java:28"),
         Optional.empty()), paths);
   }
+
+  @Test
+  @DisplayName("a long path names the three nearest lines of the learner's, and says that more lie further down")
+  void longPathsNameTheNearestThree() {
+    StackTraceElement[] stack = new StackTraceElement[6];
+    for (int i = 0; i < stack.length; i++) {
+      stack[i] = new StackTraceElement(LearnerCode.class.getName(), "step" + i, "LearnerCode.java", 10 + i);
+    }
+    assertEquals(Optional.of("step0() at LearnerCode.java:10, called from step1() at LearnerCode.java:11, called "
+        + "from step2() at LearnerCode.java:12, and further down"), CallSite.pathOf(stack));
+  }
 }
