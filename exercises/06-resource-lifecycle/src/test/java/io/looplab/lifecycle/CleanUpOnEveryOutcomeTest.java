@@ -93,7 +93,7 @@ class CleanUpOnEveryOutcomeTest {
         + LINK_BROKEN + "\" from query() instead of returning a future, so report(\"ada\") should fail with that "
         + "error, but it answered " + heard + ".");
     scene.assertEveryConnectionBack("after a query that threw instead of returning a future"
-        + scene.pool.thrownThrough() + " (nothing can be chained "
+        + scene.pool.thrownThrough.inWords() + " (nothing can be chained "
         + "on a future that was never returned: catch the throw around the use, or build the use with Future.future, "
         + "which turns a throw into a failed future)");
     scene.assertNoDeadlineLeft("after a query that threw instead of returning a future (a step chained on the "

@@ -39,7 +39,8 @@ final class CountingPool implements ConnectionPool {
   private final List<String> refusals = new ArrayList<>();
   private final Signal changed = new Signal();
   private RuntimeException throwOnNextQuery;
-  private final ThrownThrough thrownThrough = new ThrownThrough();
+  /** Where the last query that threw on purpose went up through the learner's code. */
+  final ThrownThrough thrownThrough = new ThrownThrough();
 
   CountingPool(int size) {
     this.size = size;
@@ -70,11 +71,6 @@ final class CountingPool implements ConnectionPool {
   }
 
   /** The next query, on any connection, throws {@code error} instead of returning a future. */
-  /** Where the last query that threw on purpose went up through the learner's code, in words for a message. */
-  String thrownThrough() {
-    return thrownThrough.inWords();
-  }
-
   synchronized void throwOnNextQuery(RuntimeException error) {
     throwOnNextQuery = error;
   }

@@ -90,7 +90,7 @@ class FailuresTest {
     scene.advance(PERIOD.toMillis());
     JobStatus status = scene.status();
     require(status.started() == 2 && status.failed() == 1 && FeedDown.says(status.lastFailure(), FeedDown.CLOSED),
-        "The second run's call to the feed threw (\"" + FeedDown.CLOSED + "\")" + scene.thrownThrough()
+        "The second run's call to the feed threw (\"" + FeedDown.CLOSED + "\")" + scene.thrownThrough.inWords()
         + " instead of returning a future, so status() should count 2 started runs and 1 failed, with that error as "
         + "lastFailure, but it says " + status + " (calls to the feed so far: " + scene.callsInWords() + "). Make the "
         + "call where a throw becomes a failed future (inside compose, or Future.future), so that it takes the same "

@@ -43,7 +43,8 @@ final class RatesScene {
   private final GatedDependency<String, Double> feed = new GatedDependency<>();
   /** Currencies whose next call throws instead of returning a future. */
   private final Set<String> throwing = ConcurrentHashMap.newKeySet();
-  private final ThrownThrough thrownThrough = new ThrownThrough();
+  /** Where the last call that threw on purpose went up through the learner's code. */
+  final ThrownThrough thrownThrough = new ThrownThrough();
   final RatesRefresher refresher;
   final Context context;
   final String deploymentId;
@@ -87,11 +88,6 @@ final class RatesScene {
       throw thrownThrough.record(FeedDown.thrownHere(FeedDown.CLOSED));
     }
     return feed.apply(currency);
-  }
-
-  /** Where the last call that threw on purpose went up through the learner's code, in words for a message. */
-  String thrownThrough() {
-    return thrownThrough.inWords();
   }
 
   /** The next call for {@code currency} throws instead of returning a future. */

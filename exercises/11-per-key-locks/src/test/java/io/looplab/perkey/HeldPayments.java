@@ -21,7 +21,8 @@ final class HeldPayments implements PaymentService {
   private volatile RuntimeException throwNext;
   private volatile boolean approveEverything;
   private final AtomicInteger throwsDone = new AtomicInteger();
-  private final ThrownThrough thrownThrough = new ThrownThrough();
+  /** Where the last exception thrown on purpose went up through the learner's code. */
+  final ThrownThrough thrownThrough = new ThrownThrough();
 
   HeldPayments(Signal signal) {
     this.signal = signal;
@@ -50,11 +51,6 @@ final class HeldPayments implements PaymentService {
 
   int throwsDone() {
     return throwsDone.get();
-  }
-
-  /** Where the last exception thrown on purpose went up through the learner's code, in words for a message. */
-  String thrownThrough() {
-    return thrownThrough.inWords();
   }
 
   /** Calls that are waiting for, or got, the test's answer; a call that threw is not one of them. */

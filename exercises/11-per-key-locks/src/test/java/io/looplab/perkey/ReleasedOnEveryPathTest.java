@@ -109,7 +109,7 @@ class ReleasedOnEveryPathTest {
           + left + ".");
 
       Booking second = office.book("ballet", "booking #2");
-      office.awaitTurn(second, 1, "the payment service threw for booking #1" + office.payments.thrownThrough());
+      office.awaitTurn(second, 1, "the payment service threw for booking #1" + office.payments.thrownThrough.inWords());
       office.payments.gates(1).get(0).open(null);
       office.awaitEnded(second, "Its payment was approved");
       require(Integer.valueOf(1).equals(second.seat()), "Booking #2 for ballet should have booked seat 1 (booking #1 "

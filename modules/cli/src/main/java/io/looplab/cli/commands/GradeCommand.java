@@ -54,7 +54,8 @@ public final class GradeCommand implements Runnable {
   Path json;
 
   @Option(names = "--format", paramLabel = "FORMAT", description = "also write the report for another tool, into "
-      + "--out: ${COMPLETION-CANDIDATES} (Exercism's results.json v3, Gradescope's results.json, JUnit XML, GitHub Classroom's reporter)")
+      + "--out: ${COMPLETION-CANDIDATES} (Exercism's results.json v3, Gradescope's results.json, JUnit XML, GitHub "
+      + "Classroom's reporter)")
   ResultFormat format;
 
   @Option(names = "--out", paramLabel = "FILE", description = "where --format writes; with --class, the report's "

@@ -9,6 +9,7 @@ import picocli.CommandLine.Help.Ansi;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Everything the CLI prints: progress while it works, then results a learner can act on. Colour comes from
@@ -166,7 +167,6 @@ public final class Console {
     }
   }
 
-  /** A progress bar of {@code width} cells, the done part in green. */
   /**
    * The grade's last line, {@code "Total 24/429 [##----] 5.6%"}: the points, a bar, and the share as a percentage,
    * which a CI server can read from the log (GitLab's {@code coverage:} pattern in README does).
@@ -176,9 +176,10 @@ public final class Console {
       return "Total " + score(points, max);
     }
     return "Total " + score(points, max) + " " + bar((double) points / max, 30) + " "
-        + String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * points / max);
+        + String.format(Locale.ROOT, "%.1f%%", 100.0 * points / max);
   }
 
+  /** A progress bar of {@code width} cells, the done part in green. */
   public String bar(double fraction, int width) {
     int filled = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width);
     return "[" + (filled == 0 ? "" : styled("green", "#".repeat(filled))) + "-".repeat(width - filled) + "]";

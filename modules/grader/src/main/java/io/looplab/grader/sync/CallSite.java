@@ -43,7 +43,7 @@ public final class CallSite {
   /** The first frame of the code under test in {@code stack}, described as in {@link #ofCurrentCall()}. */
   public static Optional<String> of(StackTraceElement[] stack) {
     for (StackTraceElement frame : stack) {
-      if (CodeUnderTest.firstFrame(new StackTraceElement[] {frame}).isPresent()) {
+      if (CodeUnderTest.isLearnersClass(frame.getClassName())) {
         return Optional.of(describe(frame));
       }
     }
@@ -62,7 +62,7 @@ public final class CallSite {
     for (StackTraceElement frame : stack) {
       String line = CodeUnderTest.describe(frame);
       // A lambda run at once by the method that wrote it (say, compose on a completed future) shows that line twice.
-      if (CodeUnderTest.firstFrame(new StackTraceElement[] {frame}).isPresent() && !line.equals(lastLine)) {
+      if (CodeUnderTest.isLearnersClass(frame.getClassName()) && !line.equals(lastLine)) {
         frames.add(describe(frame));
         lastLine = line;
       }
