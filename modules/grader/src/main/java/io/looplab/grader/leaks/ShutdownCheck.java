@@ -37,7 +37,7 @@ public final class ShutdownCheck {
           + UNDEPLOY_TIMEOUT_SECONDS + " s: " + e + ". A stop() must complete, and quickly.", e);
     }
     List<String> leaks = new ArrayList<>(watch.resources().openResources());
-    leaks.addAll(TimerCensus.pendingTimers(vertx));
+    leaks.addAll(pendingTimers(vertx));
     leaks.addAll(LockCensus.heldLocalLocks(vertx));
     try {
       for (Thread t : watch.threadsBefore().survivorsAfter(THREAD_GRACE_MILLIS)) {
@@ -59,7 +59,7 @@ public final class ShutdownCheck {
    * multi-process exercise calls this just before it closes, and reports the answer to its test.
    */
   public static List<String> leftoversOf(Vertx vertx) {
-    List<String> leftovers = new ArrayList<>(TimerCensus.pendingTimers(vertx));
+    List<String> leftovers = new ArrayList<>(pendingTimers(vertx));
     leftovers.addAll(LockCensus.heldLocalLocks(vertx));
     return leftovers;
   }
@@ -101,6 +101,12 @@ public final class ShutdownCheck {
           + ". A node must give back what it took and close its Vert.x, so that it leaves its cluster at once "
           + "instead of being found dead by the others; a process that lingers holds ports and memory.");
     }
+  }
+
+  /** The timers still scheduled for code outside Vert.x, each with the learner's line that set it when known. */
+  private static List<String> pendingTimers(Vertx vertx) {
+    return TimerCensus.pendingTimers(vertx,
+        stack -> CodeUnderTest.callSiteOf(stack).map(site -> site.method() + " at " + site.where()));
   }
 
   /** Where a leaked thread is, in the words a learner needs: their own line, or what kind of thing leaked. */

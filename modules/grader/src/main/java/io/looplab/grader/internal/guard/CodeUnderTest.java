@@ -203,7 +203,11 @@ public final class CodeUnderTest {
    * guard's own words. Empty when no learner code is on the stack.
    */
   public static Optional<CallSite> callSiteHere() {
-    StackTraceElement[] stack = new Throwable().getStackTrace();
+    return callSiteOf(new Throwable().getStackTrace());
+  }
+
+  /** The call site of the learner's code on a stack recorded earlier (where a timer was set, say); empty if none. */
+  public static Optional<CallSite> callSiteOf(StackTraceElement[] stack) {
     int learner = firstFrameIndex(stack);
     return learner < 0 ? Optional.empty() : Optional.of(callSite(stack, learner, 0, true));
   }

@@ -1,5 +1,6 @@
 package io.looplab.grader.internal.guard;
 
+import io.looplab.grader.internal.leaks.TimerSites;
 import io.looplab.grader.testkit.Await;
 import io.vertx.junit5.VertxTestContext;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -32,12 +33,15 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
    */
   public static void warmUp() {
     BlockingCallDetector.ensureInstalled();
+    TimerSites.ensureInstalled();
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
     CodeUnderTest.watch(context.getRequiredTestClass());
     GuardServiceProvider.arm();
+    // Where timers are set, for the leak checks; without it they fall back to Vert.x's own timer map.
+    TimerSites.ensureInstalled();
     String problem = BlockingCallDetector.ensureInstalled();
     if (problem != null) {
       throw new IllegalStateException(problem);
