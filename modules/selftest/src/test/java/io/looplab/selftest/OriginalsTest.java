@@ -1,5 +1,6 @@
 package io.looplab.selftest;
 
+import io.looplab.cli.commands.Handout;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
@@ -72,6 +73,19 @@ class OriginalsTest {
     Originals.Copy tests = Originals.of(Kit.at(root)).of(smoke(), Originals.Part.TESTS);
     assertTrue(tests.recovered(), tests.whyNot());
     assertEquals(originalTest, Files.readString(tests.java().resolve("io/looplab/smoke/AdderTest.java")));
+  }
+
+  @Test
+  @DisplayName("a handout of a kit whose owner solved and edited an exercise holds the stub and tests as shipped, and says so")
+  void handoutShipsTheOriginals() throws IOException {
+    Path handout = work.resolve("handout");
+    Handout.Written written = Handout.write(Kit.at(root), handout);
+    assertEquals(originalAdder, Files.readString(handout.resolve(ADDER)), "the handout holds the owner's solution");
+    assertEquals(originalTest, Files.readString(handout.resolve(ADDER_TEST)), "the handout holds an edited test");
+    assertFalse(Files.exists(handout.resolve(ADDER).resolveSibling("Extra.java")), "a file the owner added was shipped");
+    assertEquals(List.of("exercises/01-smoke/src/main/java/io/looplab/smoke/Adder.java edited",
+        "exercises/01-smoke/src/main/java/io/looplab/smoke/Extra.java added",
+        "exercises/01-smoke/src/test/java/io/looplab/smoke/AdderTest.java edited"), written.restored());
   }
 
   @Test

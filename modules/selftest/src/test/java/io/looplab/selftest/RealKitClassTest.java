@@ -7,6 +7,7 @@ import io.looplab.cli.classroom.LearnerResult;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
@@ -66,7 +67,11 @@ class RealKitClassTest {
     Path kindsDir = Files.createDirectories(work.resolve("kinds"));
     kinds.put("solution", submissionOf(kindsDir, "solution", victim -> { }));
     Path stub = kindsDir.resolve("stub");
-    HostileKit.copy(exercise.dir().resolve("src/main/java"), stub.resolve(EXERCISE).resolve("src/main/java"));
+    // The kit's original stub, whatever the working copy holds: the kit's owner may have solved 09.
+    Originals.Copy original = Originals.of(kit).of(exercise, Originals.Part.STUB);
+    Assumptions.assumeTrue(original.recovered(), () -> "the original stub of " + EXERCISE + " cannot be recovered ("
+        + original.whyNot() + ")");
+    HostileKit.copy(original.java(), stub.resolve(EXERCISE).resolve("src/main/java"));
     kinds.put("stub", stub);
     for (Variant mutant : Variant.of(kit.root().resolve("solutions").resolve(EXERCISE), Variant.Kind.MUTANT)) {
       String kind = "mutant-" + mutant.name();

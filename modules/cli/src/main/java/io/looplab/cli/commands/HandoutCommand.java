@@ -38,9 +38,15 @@ public final class HandoutCommand implements Runnable {
             + "; give a new folder");
       }
       Handout.Written written = Handout.write(kit, into);
-      new Console().line("Wrote the learners' kit to " + into + ": " + written.files() + " files, without "
+      Console console = new Console();
+      console.line("Wrote the learners' kit to " + into + ": " + written.files() + " files, without "
           + written.leftOut() + " files of solutions/, committed as a git repository of its own. Hand it out as "
           + "it is, or push it where learners clone from.");
+      if (!written.restored().isEmpty()) {
+        console.line("Your working copy changed " + written.restored().size() + " file(s) of the stubs or graded "
+            + "tests; the handout has them as the kit shipped them (modules/originals.txt): "
+            + String.join(", ", written.restored()));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
