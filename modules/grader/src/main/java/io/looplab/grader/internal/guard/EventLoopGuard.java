@@ -33,15 +33,26 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
    */
   public static void warmUp() {
     BlockingCallDetector.ensureInstalled();
-    TimerSites.ensureInstalled();
+    watchTimerSites();
+  }
+
+  /**
+   * Where timers are set, for the leak checks. Without it (Byte Buddy missing from a class path written before the
+   * grader needed it) they fall back to Vert.x's own timer map, which is no reason to stop grading.
+   */
+  private static void watchTimerSites() {
+    try {
+      TimerSites.ensureInstalled();
+    } catch (LinkageError e) {
+      // the census reads Vert.x's timer map instead
+    }
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
     CodeUnderTest.watch(context.getRequiredTestClass());
     GuardServiceProvider.arm();
-    // Where timers are set, for the leak checks; without it they fall back to Vert.x's own timer map.
-    TimerSites.ensureInstalled();
+    watchTimerSites();
     String problem = BlockingCallDetector.ensureInstalled();
     if (problem != null) {
       throw new IllegalStateException(problem);
