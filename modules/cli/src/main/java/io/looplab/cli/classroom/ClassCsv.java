@@ -2,6 +2,8 @@ package io.looplab.cli.classroom;
 
 import io.looplab.cli.engine.Exercise;
 
+import io.looplab.grader.internal.scoring.ExerciseStatus;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,12 +25,25 @@ final class ClassCsv {
     row(csv, header);
     for (LearnerResult r : results) {
       List<String> cells = new ArrayList<>(List.of(r.learner()));
+      List<String> notGraded = new ArrayList<>();
       for (Exercise e : exercises) {
-        cells.add(r.exercise(e.id()).map(x -> String.valueOf(x.points())).orElse(""));
+        // an exercise the grader failed to grade (twice) is "error", never a number that looks like lost points
+        cells.add(r.exercise(e.id()).map(x -> {
+          if (x.status() == ExerciseStatus.ERROR) {
+            notGraded.add(e.id());
+            return "error";
+          }
+          return String.valueOf(x.points());
+        }).orElse(""));
       }
       cells.add(r.isGraded() ? String.valueOf(r.board().points()) : "");
       cells.add(r.isGraded() ? String.valueOf(r.board().max()) : "");
-      cells.add(r.problem() == null ? "" : r.problem());
+      String note = r.problem() == null ? "" : r.problem();
+      if (!notGraded.isEmpty()) {
+        note = (note.isEmpty() ? "" : note + "; ") + "not graded (the grader failed, not the code; grade again): "
+            + String.join(" ", notGraded);
+      }
+      cells.add(note);
       row(csv, cells);
     }
     return csv.toString();

@@ -4,6 +4,7 @@ import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.looplab.grader.internal.scoring.TestReport;
 
 import java.io.StringWriter;
@@ -64,6 +65,10 @@ final class ClassPage {
           Optional<TestReport> t = results.get(i).exercise(exercise.id()).flatMap(r -> named(r, test));
           if (t.isEmpty()) {
             cells.add(new Cell("none", results.get(i).learner() + ": not graded", anchor(i)));
+          } else if (t.get().notGraded()) {
+            // the grader's failure, not the learner's: no heat, and said as it is
+            cells.add(new Cell("none", results.get(i).learner() + ": error, not graded (the grader failed)",
+                anchor(i)));
           } else if (t.get().passed()) {
             cells.add(new Cell("pass", results.get(i).learner() + ": " + t.get().points() + "/" + t.get().max(),
                 anchor(i)));
@@ -113,7 +118,7 @@ final class ClassPage {
       return new LearnerSection(r.learner(), anchor, "not graded", r.problem(), List.of());
     }
     List<LearnerExercise> exercises = r.board().exercises().stream().map(e -> new LearnerExercise(e.id(),
-        e.points() + "/" + e.max(), e.points() == e.max() && e.max() > 0, e.message(),
+        e.status() == ExerciseStatus.ERROR ? "error: not graded" : e.points() + "/" + e.max(), e.points() == e.max() && e.max() > 0, e.message(),
         e.tests().stream().filter(t -> !t.passed()).map(t -> new Lost(t.name(), t.points() + "/" + t.max(),
             t.message())).toList())).toList();
     return new LearnerSection(r.learner(), anchor, r.board().points() + "/" + r.board().max(), null, exercises);

@@ -27,6 +27,9 @@ final class NextStep {
       case CRASHED -> List.of("The test JVM ended before the tests did: System.exit, Runtime.halt or running out of "
           + "memory ends it. The message above says how it ended.",
           "What your code printed: " + outputLog + ". Fix it, then run " + again + " again.");
+      case ERROR -> List.of("Not graded: the grader, or a machine too busy, failed before the tests could judge your "
+          + "code (the message above says what). It was graded twice; run " + again + " again, on a quieter machine "
+          + "if you can. No point was lost for it.");
       case FAILED -> List.of("Fix the first ✗ above, then run " + again + " again. Stuck? ./lab hint " + id);
       case PASSED -> fullMarks(kit, results, exercise);
     };

@@ -119,8 +119,10 @@ public final class Console {
   /** One exercise on one line: mark, id, title, score and status. */
   public void exerciseLine(ExerciseReport r) {
     String points = String.format("%3d/%-3d", r.points(), r.max());
-    line(String.format("  %s %-" + ID_WIDTH + "s %-42s %s %s", mark(r.isComplete()), r.id(), truncate(r.title(), 42),
-        styled(r.isComplete() ? "green" : r.points() == 0 ? "red" : "yellow", points), r.status()));
+    boolean notGraded = r.status() == ExerciseStatus.ERROR;
+    line(String.format("  %s %-" + ID_WIDTH + "s %-42s %s %s", notGraded ? styled("yellow", "?") : mark(r.isComplete()),
+        r.id(), truncate(r.title(), 42), styled(r.isComplete() ? "green" : notGraded || r.points() > 0 ? "yellow"
+            : "red", points), notGraded ? "error: not graded (the grader failed, not the code)" : r.status()));
   }
 
   /** Every test of an exercise, with what each failing one says. */
@@ -136,6 +138,14 @@ public final class Console {
     for (TestReport t : r.tests()) {
       boolean ok = t.passed();
       if (ok && onlyFailures) {
+        continue;
+      }
+      if (t.notGraded()) {
+        // not the learner's lost point: no ✗, and its reason is the grader's
+        line("      " + styled("yellow", "?") + " " + t.name() + "  (not graded)");
+        if (!(r.message() != null && r.message().startsWith(t.message()))) {
+          wrap(t.message(), "          ");
+        }
         continue;
       }
       line("      " + mark(ok) + " " + t.name() + "  (" + score(t.points(), t.max()) + ")");

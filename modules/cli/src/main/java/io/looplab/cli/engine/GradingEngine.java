@@ -68,7 +68,14 @@ public final class GradingEngine implements AutoCloseable {
    */
   public ExerciseReport grade(Exercise exercise, Target target, Progress progress, List<String> onlyTests) {
     try {
-      return gradeOrThrow(exercise, target, progress, onlyTests);
+      ExerciseReport report = gradeOrThrow(exercise, target, progress, onlyTests);
+      if (report.isNotGraded() && !cancelled) {
+        // The grader or the machine failed (a warm-up out of time on a crowded machine, say): that is never the
+        // code's lost point, so the exercise is graded once more, in a JVM of its own, before it is reported.
+        progress.update(exercise, "not graded (the grader failed): grading again");
+        report = gradeOrThrow(exercise, target, progress, onlyTests);
+      }
+      return report;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -164,10 +171,15 @@ public final class GradingEngine implements AutoCloseable {
         if (ending == ServingJvm.Ending.END) {
           jvm.ended();
         }
-        reports.add(conclude(exercise, sources, line.reportFile(), jvm.log(), outcome, limit));
+        ExerciseReport report = conclude(exercise, sources, line.reportFile(), jvm.log(), outcome, limit);
         if (ending != ServingJvm.Ending.NEXT) {
           jvm = null;
         }
+        if (report.isNotGraded()) {
+          // as in grade(): the grader's failure is graded again, here in a JVM of its own
+          report = grade(exercise, job.target(), (e, doing) -> { }, job.onlyTests());
+        }
+        reports.add(report);
       }
       return reports;
     } catch (IOException e) {

@@ -56,11 +56,23 @@ public final class ExerciseReport {
     if (status != null) {
       return status;
     }
+    if (isNotGraded()) {
+      return ExerciseStatus.ERROR;
+    }
     return isComplete() && tests.stream().allMatch(TestReport::passed) ? ExerciseStatus.PASSED : ExerciseStatus.FAILED;
+  }
+
+  /** Whether some test could not judge the code because the grader or the machine failed. */
+  public boolean isNotGraded() {
+    return status == null && tests.stream().anyMatch(TestReport::notGraded);
   }
 
   /** A message for the whole exercise: a compile error, a crash, a time-out, where the graded code came from. */
   public String message() {
+    if (message == null && isNotGraded()) {
+      return tests.stream().filter(TestReport::notGraded).findFirst().map(TestReport::message).orElse(null)
+          + " The kit graded it twice when it could; this is no lost point of the code's.";
+    }
     return message;
   }
 
@@ -138,7 +150,8 @@ public final class ExerciseReport {
   }
 
   private JsonObject withMessage(JsonObject json) {
-    return message == null ? json : json.put("message", message);
+    String said = message();
+    return said == null ? json : json.put("message", said);
   }
 
   static ExerciseReport fromJson(JsonObject json) {

@@ -2,7 +2,9 @@ package io.looplab.grader.internal.scoring;
 
 /** How the grading of one exercise ended, as the report spells it. */
 public enum ExerciseStatus {
-  PASSED("passed"), FAILED("failed"), COMPILE_ERROR("compile-error"), TIMEOUT("timeout"), CRASHED("crashed");
+  PASSED("passed"), FAILED("failed"), COMPILE_ERROR("compile-error"), TIMEOUT("timeout"), CRASHED("crashed"),
+  /** Not graded: the grader or the machine failed, not the code (a warm-up out of time, say). Never lost points. */
+  ERROR("error");
 
   private final String json;
 
@@ -10,7 +12,7 @@ public enum ExerciseStatus {
     this.json = json;
   }
 
-  /** The word in the report: passed, failed, compile-error, timeout, crashed. */
+  /** The word in the report: passed, failed, compile-error, timeout, crashed, error. */
   public String json() {
     return json;
   }

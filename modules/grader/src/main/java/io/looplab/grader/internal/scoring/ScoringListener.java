@@ -1,5 +1,6 @@
 package io.looplab.grader.internal.scoring;
 
+import io.looplab.grader.GraderFault;
 import io.looplab.grader.Points;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.ClassSource;
@@ -110,11 +111,15 @@ public final class ScoringListener implements TestExecutionListener {
         running = null;
       }
     } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-      // A class that failed to set up: its tests never ran, and each of them loses its points with the reason.
+      // A class that failed to set up (or to tear down): its tests that never ran were not graded. A graded test
+      // class sets up only the grader's own machinery (the guard, a warm-up with the test's own code), never the
+      // learner's, so this is the grader's or the machine's failure: an error, never lost points.
+      String reason = result.getThrowable().map(ScoringListener::inWords).orElse("no reason given");
       for (TestIdentifier child : plan.getDescendants(id)) {
         TestReport t = byKey.get(child.getUniqueId());
         if (t != null && t.isPending()) {
-          record(t, id, result);
+          t.recordNotGraded("the test class " + simpleName(classNameOf(id)) + " could not set up its tests ("
+              + reason + "). This is a failure of the grader or of a machine too busy, not of your code.");
         }
       }
     }
@@ -127,9 +132,22 @@ public final class ScoringListener implements TestExecutionListener {
       case ABORTED -> test.record(TestStatus.SKIPPED, result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
       case FAILED -> {
         Throwable failure = result.getThrowable().orElse(new AssertionError("failed"));
-        test.record(TestStatus.of(FailureMessages.status(failure)), FailureMessages.describe(failure, classNameOf(id)));
+        Optional<GraderFault> fault = GraderFault.in(failure);
+        if (fault.isPresent()) {
+          test.recordNotGraded(fault.get().getMessage());
+        } else {
+          test.record(TestStatus.of(FailureMessages.status(failure)), FailureMessages.describe(failure, classNameOf(id)));
+        }
       }
     }
+  }
+
+  private static String inWords(Throwable failure) {
+    return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+  }
+
+  private static String simpleName(String className) {
+    return className.substring(className.lastIndexOf('.') + 1);
   }
 
   private String classNameOf(TestIdentifier id) {

@@ -16,6 +16,8 @@ public final class TestReport {
   private final int max;
   private TestStatus status = TestStatus.PENDING;
   private String message;
+  /** The grader or the machine failed before the test could judge the code: an error, never a lost point. */
+  private boolean notGraded;
 
   public TestReport(String key, String name, int max) {
     this.key = key;
@@ -59,6 +61,23 @@ public final class TestReport {
 
   public boolean passed() {
     return status == TestStatus.PASSED;
+  }
+
+  /** Whether the test could not judge the code because the grader or the machine failed (status error). */
+  public boolean notGraded() {
+    return notGraded;
+  }
+
+  /**
+   * Records that the grader, not the code, failed this test: a harness step (a warm-up, the test's own fixture) ran
+   * out of time or broke. Status error, with {@code reason}; the kit grades such an exercise again.
+   */
+  public void recordNotGraded(String reason) {
+    if (isPending() || passed()) {
+      status = TestStatus.ERROR;
+      message = capped("Not graded: " + reason);
+      notGraded = true;
+    }
   }
 
   /**
@@ -110,7 +129,7 @@ public final class TestReport {
 
   /** The contract's fields and the key, as the grading JVM hands them to the kit. */
   JsonObject toInternalJson() {
-    return toJson().put("key", key);
+    return toJson().put("key", key).put("notGraded", notGraded);
   }
 
   static TestReport fromJson(JsonObject json) {
@@ -118,6 +137,7 @@ public final class TestReport {
         json.getInteger("max", 0));
     t.status = TestStatus.of(json.getString("status", TestStatus.PENDING.json()));
     t.message = capped(json.getString("message"));
+    t.notGraded = json.getBoolean("notGraded", false);
     return t;
   }
 }

@@ -1,9 +1,12 @@
 package io.looplab.grader.internal.scoring;
 
+import io.looplab.grader.fixtures.FixtureFaults;
 import io.looplab.grader.fixtures.GuardedScenarios;
+import io.looplab.grader.fixtures.SetUpFails;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
@@ -49,6 +52,47 @@ class ScoringListenerTest {
     assertEquals(TestStatus.FAILED, sleeping.status());
     assertTrue(sleeping.message().contains("Thread.sleep") && sleeping.message().contains("Misbehaviour.java:"),
         sleeping.message());
+  }
+
+  private ExerciseReport scoreClass(Class<?> testClass) throws Exception {
+    Path report = dir.resolve(testClass.getSimpleName() + ".json");
+    LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
+        .selectors(DiscoverySelectors.selectClass(testClass))
+        .configurationParameter(ScoringListener.REPORT_FILE, report.toString())
+        .configurationParameter(ScoringListener.EXERCISE_ID, "00-sample")
+        .configurationParameter(ScoringListener.EXERCISE_TITLE, "Sample").build());
+    // read back as the kit reads what the grading JVM wrote
+    return InFlightReport.read(report).orElseThrow().report();
+  }
+
+  @Test
+  @DisplayName("a test class whose set-up fails leaves its tests not graded: status error, no lost point, and the reason")
+  void aFailedSetUpIsNotTheCodes() throws Exception {
+    ExerciseReport r = scoreClass(SetUpFails.class);
+    assertEquals(5, r.max());
+    assertEquals(ExerciseStatus.ERROR, r.status());
+    assertEquals("error", r.toJson().getString("status"));
+    assertTrue(r.isNotGraded());
+    for (TestReport t : r.tests()) {
+      assertEquals(TestStatus.ERROR, t.status());
+      assertTrue(t.notGraded(), t.name());
+      assertTrue(t.message().startsWith("Not graded: the test class SetUpFails could not set up its tests "
+          + "(warmUpTheJvm() timed out after 20 seconds)"), t.message());
+    }
+    assertTrue(r.message().startsWith("Not graded: "), r.message());
+  }
+
+  @Test
+  @DisplayName("a GraderFault from a test's own fixture is not graded; an assertion of the same class still loses its point")
+  void aGraderFaultIsNotGradedButAFailureIs() throws Exception {
+    ExerciseReport r = scoreClass(FixtureFaults.class);
+    TestReport fixture = r.tests().stream().filter(t -> t.isMethod("fixtureDidNotStart")).findFirst().orElseThrow();
+    TestReport code = r.tests().stream().filter(t -> t.isMethod("codeGotItWrong")).findFirst().orElseThrow();
+    assertTrue(fixture.notGraded());
+    assertEquals("Not graded: the machine was too slow to start the test's catalog server in 20 s", fixture.message());
+    assertFalse(code.notGraded());
+    assertEquals(TestStatus.FAILED, code.status());
+    assertEquals(ExerciseStatus.ERROR, r.status(), "an exercise with a test not graded is not graded as a whole");
   }
 
   @Test
