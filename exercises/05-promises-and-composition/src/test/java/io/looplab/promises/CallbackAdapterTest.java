@@ -236,5 +236,13 @@ class CallbackAdapterTest {
           + "of the client's; it should be 1.");
     }
     scene.assertNothingPending("a fetch answered after " + story);
+    if (way == Way.AT_ONCE) {
+      List<String> timers = PendingTimers.of(vertx);
+      require(timers.isEmpty(), call.what + " answered at once, inside requestQuote, and yet " + String.join(", ",
+          timers) + (timers.size() == 1 ? " still waits" : " still wait") + " to fire (in "
+          + QuoteScene.NEVER.toSeconds() + " s). No timer outlives its fetch: when the answer comes before "
+          + "requestQuote returns, the fetch has ended before anything set after the request, and its clean-up "
+          + "has already run.");
+    }
   }
 }

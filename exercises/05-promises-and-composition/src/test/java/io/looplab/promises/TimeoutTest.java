@@ -83,8 +83,8 @@ class TimeoutTest {
         + "has passed since its request, whatever else is in flight.");
     require(took <= LATEST.toMillis(), call.what + " timed out after " + took + " ms, with a timeout of "
         + TIMEOUT.toMillis() + " ms: later than the " + LATEST.toMillis() + " ms the test allows for a busy "
-        + "machine. The delay your timer waits is longer than the timeout the service was given: check its unit "
-        + "and any rounding.");
+        + "machine: what failed the fetch waited longer than the timeout the service was given. Check the unit "
+        + "and any rounding of the delay.");
     scene.assertNothingPending("a fetch that timed out");
   }
 
