@@ -124,10 +124,13 @@ class TimeoutTest {
   @DisplayName("a fetch answered in time, with a quote or an error, leaves no timeout timer scheduled")
   void anAnswerInTimeCancelsTheTimer(Vertx vertx) {
     QuoteScene scene = new QuoteScene(vertx);
+    // Both in flight at once, each with its own timer: one timer per fetch, never one for the service.
     Call<Quote> quoted = scene.call("fetch(\"main\", \"ACME\")", s -> s.fetch("main", "ACME"));
-    scene.client.awaitRequest(1, quoted).quote(CallbackAdapterTest.ACME);
+    FeedRequest acme = scene.client.awaitRequest(1, quoted);
     Call<Quote> failed = scene.call("fetch(\"main\", \"INITECH\")", s -> s.fetch("main", "INITECH"));
-    scene.client.awaitRequest(2, failed).error(new FeedDown("main feed down"));
+    FeedRequest initech = scene.client.awaitRequest(2, failed);
+    acme.quote(CallbackAdapterTest.ACME);
+    initech.error(new FeedDown("main feed down"));
     quoted.outcome("the client answered");
     failed.outcome("the client failed");
     scene.flush();
