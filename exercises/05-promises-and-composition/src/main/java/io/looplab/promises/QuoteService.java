@@ -93,8 +93,9 @@ public class QuoteService extends VerticleBase {
   }
 
   /**
-   * The quote of {@code symbol} from the main feed; when that fails, the last quote this method answered for it.
-   * With no earlier quote, the fetch's own error, unchanged: a fallback must never invent an answer.
+   * The quote of {@code symbol} from the main feed; when that fails, the last quote this method answered for it
+   * (for that symbol, and the newest). With no earlier quote for it, the fetch's own error, unchanged: a fallback
+   * must never invent an answer.
    */
   public Future<Quote> quoteOrLastKnown(String symbol) {
     // TODO: remember each quote answered; fall back to it on failure, and only to it.
@@ -103,7 +104,8 @@ public class QuoteService extends VerticleBase {
 
   /**
    * Asks every feed of {@code feeds} for {@code symbol} at once and answers with the first quote that arrives,
-   * without waiting for the others; fails only when every feed has failed.
+   * without waiting for the others; fails only when every feed has failed, with one of their errors (or an error of
+   * its own that carries them, as its cause or suppressed).
    */
   public Future<Quote> firstAnswer(String symbol, List<String> feeds) {
     // TODO: one fetch per feed, all at once; the first success wins.

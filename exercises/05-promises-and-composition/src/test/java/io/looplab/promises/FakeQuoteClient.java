@@ -22,6 +22,7 @@ final class FakeQuoteClient implements LegacyQuoteClient {
   private final List<FeedRequest> requests = new ArrayList<>();
   private final Signal requested = new Signal();
   private final Map<String, RuntimeException> throwing = new ConcurrentHashMap<>();
+  private final Map<String, Quote> atOnce = new ConcurrentHashMap<>();
   /** What the service's callbacks threw back into the client, as "onQuote(...) threw ...". */
   final List<String> thrownBack = new CopyOnWriteArrayList<>();
 
@@ -36,6 +37,15 @@ final class FakeQuoteClient implements LegacyQuoteClient {
       requests.add(new FeedRequest(this, feed, symbol, callback, site, Vertx.currentContext()));
     }
     requested.fire();
+    Quote now = atOnce.get(symbol);
+    if (now != null) {
+      deliver("onQuote(" + now + ") at once, inside requestQuote", () -> callback.onQuote(now));
+    }
+  }
+
+  /** From now on, a request for {@code symbol} is answered with {@code quote} at once, before requestQuote returns. */
+  void answerAtOnce(String symbol, Quote quote) {
+    atOnce.put(symbol, quote);
   }
 
   /** From now on, a request for {@code symbol} throws {@code error} instead of calling back. */

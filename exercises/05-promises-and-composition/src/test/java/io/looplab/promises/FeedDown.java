@@ -16,4 +16,22 @@ final class FeedDown extends RuntimeException {
     }
     return false;
   }
+
+  /**
+   * Whether {@code error} carries {@code expected}: is it, wraps it as a cause, or keeps it as a suppressed exception
+   * (an error of one's own that gathers several).
+   */
+  static boolean carries(Throwable error, Throwable expected) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t == expected) {
+        return true;
+      }
+      for (Throwable suppressed : t.getSuppressed()) {
+        if (suppressed != t && carries(suppressed, expected)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 }

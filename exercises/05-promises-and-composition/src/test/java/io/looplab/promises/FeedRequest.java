@@ -50,6 +50,12 @@ final class FeedRequest {
     fromThread(thread, "onError(" + error + ")", () -> callback.onError(error));
   }
 
+  /** Calls {@code onQuote(quote)} on {@code other}, a context of another event loop (a client with Vert.x inside). */
+  void quoteOn(Context other, Quote quote) {
+    OnContext.run(other, () -> client.deliver("onQuote(" + quote + ") on another event loop", () ->
+        callback.onQuote(quote)), QuoteScene.WAIT);
+  }
+
   private void onLoop(String what, Runnable call) {
     if (context == null) {
       throw new AssertionFailedError("The service called requestQuote(" + feed + ", " + symbol + ") outside any "

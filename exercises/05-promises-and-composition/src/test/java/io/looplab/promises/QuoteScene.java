@@ -8,6 +8,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import org.opentest4j.AssertionFailedError;
 
 import java.time.Duration;
@@ -50,6 +51,7 @@ final class QuoteScene {
     Call<T> call = new Call<>(what, client);
     OnContext.run(context, () -> {
       Future<T> future;
+      call.started = System.nanoTime();
       try {
         future = step.apply(service);
       } catch (RuntimeException thrown) {
@@ -90,6 +92,21 @@ final class QuoteScene {
     return OnContext.call(context, service::pending, WAIT);
   }
 
+  /**
+   * A context on another event loop than the service's: where a client with Vert.x inside would call back from. Event
+   * loops are handed out in turn, so a few tries find one on another thread.
+   */
+  Context anotherEventLoop() {
+    String loop = loopThread();
+    for (int tries = 0; tries < 16; tries++) {
+      Context other = ((VertxInternal) vertx).createEventLoopContext();
+      if (!OnContext.call(other, () -> Thread.currentThread().getName(), WAIT).equals(loop)) {
+        return other;
+      }
+    }
+    throw new AssertionFailedError("The test found no event loop other than the service's " + loop + ".");
+  }
+
   /** The name of the service's event-loop thread. */
   String loopThread() {
     return OnContext.call(context, () -> Thread.currentThread().getName(), WAIT);
@@ -119,6 +136,9 @@ final class QuoteScene {
     private final Promise<Outcome<Object>> done = Promise.promise();
     private volatile String thread;
     private volatile Context context;
+    /** System.nanoTime() just before the call, on the loop, and when its outcome was noted. */
+    private volatile long started;
+    private volatile long ended;
 
     private final FakeQuoteClient client;
 
@@ -129,6 +149,7 @@ final class QuoteScene {
 
     @SuppressWarnings("unchecked")
     private void complete(Outcome<?> outcome) {
+      ended = System.nanoTime();
       thread = Thread.currentThread().getName();
       context = Vertx.currentContext();
       done.tryComplete((Outcome<Object>) outcome);
@@ -158,6 +179,11 @@ final class QuoteScene {
     /** The context the caller's continuation ran on (null: none, a plain thread). */
     Context context() {
       return context;
+    }
+
+    /** How long the call took, from just before it was made to the moment its outcome reached the caller. */
+    Duration took() {
+      return Duration.ofNanos(ended - started);
     }
 
     /** The thread the caller's continuation ran on. */

@@ -40,29 +40,40 @@ class SequentialCompositionTest {
     WarmUp.jvm(SceneWarmUp::steps);
   }
 
-  @Test
+  @TestFactory
   @Order(1)
   @Points(3)
-  @DisplayName("priceIn(ACME, EUR) asks the main feed first, then the fx feed for the rate from the quote's own "
-      + "currency, and multiplies")
-  void priceInAsksForTheRateOnceItKnowsTheCurrency(Vertx vertx) {
+  @DisplayName("priceIn asks the main feed first, then the fx feed for the rate from the quote's own currency, and "
+      + "multiplies")
+  Stream<DynamicTest> priceInAsksForTheRateOnceItKnowsTheCurrency(Vertx vertx) {
+    return Stream.of(
+        DynamicTest.dynamicTest("ACME quoted in CHF, priced in EUR", () -> priceIn(vertx, "EUR", IN_FRANCS, RATE,
+            9.0)),
+        DynamicTest.dynamicTest("GLOBEX quoted in USD, priced in GBP", () -> priceIn(vertx, "GBP",
+            new Quote("GLOBEX", 20.0, "USD"), new Quote("USD/GBP", 0.8, "GBP"), 16.0)));
+  }
+
+  private static void priceIn(Vertx vertx, String currency, Quote quoted, Quote rated, double price) {
     QuoteScene scene = new QuoteScene(vertx);
-    Call<Double> call = scene.call("priceIn(\"ACME\", \"EUR\")", s -> s.priceIn("ACME", "EUR"));
+    String symbol = quoted.symbol();
+    Call<Double> call = scene.call("priceIn(\"" + symbol + "\", \"" + currency + "\")",
+        s -> s.priceIn(new String(symbol), new String(currency)));
     FeedRequest quote = scene.client.awaitRequest(1, call);
     scene.flush();
-    require(quote.toString().equals("main:ACME") && scene.client.requests() == 1, call.what + " asked for "
-        + scene.client.requestedSoFar() + " before any answer. It must ask main:ACME, and nothing else until that "
-        + "answers: which rate to ask for depends on the quote's currency.");
-    quote.quote(IN_FRANCS);
+    require(quote.toString().equals("main:" + symbol) && scene.client.requests() == 1, call.what + " asked for "
+        + scene.client.requestedSoFar() + " before any answer. It must ask main:" + symbol + ", and nothing else "
+        + "until that answers: which rate to ask for depends on the quote's currency.");
+    quote.quote(quoted);
     FeedRequest rate = scene.client.awaitRequest(2, call);
-    require(rate.toString().equals("fx:CHF/EUR"), call.what + " asked " + rate + " (at " + rate.callSite
-        + ") for the rate after the quote " + IN_FRANCS + "; it should ask fx:CHF/EUR, from the quote's currency to "
-        + "EUR. Use the first answer in the second step: compose(quote -> fetch(FX_FEED, quote.currency() + \"/\" + "
-        + "currency)).");
-    rate.quote(RATE);
+    require(rate.toString().equals("fx:" + rated.symbol()), call.what + " asked " + rate + " (at " + rate.callSite
+        + ") for the rate after the quote " + quoted + "; it should ask fx:" + rated.symbol() + ", from the quote's "
+        + "currency to " + currency + ". Use the first answer in the second step: compose(quote -> fetch(FX_FEED, "
+        + "quote.currency() + \"/\" + currency)).");
+    rate.quote(rated);
     Outcome<Object> outcome = call.outcome("both feeds answered");
-    require(!outcome.isFailure() && outcome.value() instanceof Double price && Math.abs(price - 9.0) < 1e-9,
-        call.what + " answered " + outcome + " for a quote of 10.0 CHF at 0.9 EUR per CHF; it should be 9.0.");
+    require(!outcome.isFailure() && outcome.value() instanceof Double answer && Math.abs(answer - price) < 1e-9,
+        call.what + " answered " + outcome + " for a quote of " + quoted.price() + " " + quoted.currency() + " at "
+            + rated.price() + " " + currency + " per " + quoted.currency() + "; it should be " + price + ".");
     scene.assertNothingPending(call.what);
   }
 
@@ -99,28 +110,50 @@ class SequentialCompositionTest {
   @DisplayName("quoteOrLastKnown answers the last quote it gave when the main feed fails")
   void quoteOrLastKnownFallsBackToTheLastQuote(Vertx vertx) {
     QuoteScene scene = new QuoteScene(vertx);
-    Call<Quote> first = scene.call("quoteOrLastKnown(\"ACME\")", s -> s.quoteOrLastKnown("ACME"));
-    scene.client.awaitRequest(1, first).quote(CallbackAdapterTest.ACME);
-    require(first.outcome("the feed answered").equals(Outcome.of(CallbackAdapterTest.ACME)), first.what
-        + " answered " + first.now() + " where the feed answered " + CallbackAdapterTest.ACME + ".");
-    Call<Quote> second = scene.call("a second quoteOrLastKnown(\"ACME\")", s -> s.quoteOrLastKnown("ACME"));
-    scene.client.awaitRequest(2, second).error(new FeedDown("main feed down"));
-    Outcome<Object> outcome = second.outcome("the feed failed");
-    require(outcome.equals(Outcome.of(CallbackAdapterTest.ACME)), second.what + " answered " + outcome + " when "
-        + "the feed failed; it should fall back to the last quote it answered, " + CallbackAdapterTest.ACME
-        + ". recover from the failure with that quote.");
+    Quote[] answers = {CallbackAdapterTest.ACME, CallbackAdapterTest.ACME_AGAIN};
+    String[] which = {"quoteOrLastKnown(\"ACME\")", "a second quoteOrLastKnown(\"ACME\")"};
+    for (int i = 0; i < 2; i++) {
+      Call<Quote> ok = scene.call(which[i], s -> s.quoteOrLastKnown(new String("ACME")));
+      scene.client.awaitRequest(i + 1, ok).quote(answers[i]);
+      require(ok.outcome("the feed answered").equals(Outcome.of(answers[i])), ok.what + " answered " + ok.now()
+          + " where the feed answered " + answers[i] + ".");
+    }
+    Call<Quote> third = scene.call("a third quoteOrLastKnown(\"ACME\")", s -> s.quoteOrLastKnown(new String("ACME")));
+    scene.client.awaitRequest(3, third).error(new FeedDown("main feed down"));
+    Outcome<Object> outcome = third.outcome("the feed failed");
+    require(outcome.equals(Outcome.of(CallbackAdapterTest.ACME_AGAIN)), third.what + " answered " + outcome
+        + " when the feed failed, after answering " + answers[0] + " then " + answers[1] + "; it should fall back "
+        + "to the last quote it answered, " + CallbackAdapterTest.ACME_AGAIN + ". Keep the newest quote (put, "
+        + "replacing the one before), and recover from the failure with it.");
   }
 
-  @Test
+  @TestFactory
   @Order(4)
   @Points(3)
-  @DisplayName("quoteOrLastKnown with no earlier quote fails with the feed's own error, never a made-up default")
-  void quoteOrLastKnownWithNothingKnownFails(Vertx vertx) {
-    QuoteScene scene = new QuoteScene(vertx);
-    Call<Quote> call = scene.call("quoteOrLastKnown(\"ACME\")", s -> s.quoteOrLastKnown("ACME"));
-    FeedDown down = new FeedDown("main feed down");
-    scene.client.awaitRequest(1, call).error(down);
-    requireFailedWith(call, call.outcome("the feed failed with " + down), down);
+  @DisplayName("quoteOrLastKnown with no earlier quote for that symbol fails with the feed's own error, never a "
+      + "made-up default")
+  Stream<DynamicTest> quoteOrLastKnownWithNothingKnownFails(Vertx vertx) {
+    return Stream.of(DynamicTest.dynamicTest("nothing known at all", () -> {
+      QuoteScene scene = new QuoteScene(vertx);
+      Call<Quote> call = scene.call("quoteOrLastKnown(\"ACME\")", s -> s.quoteOrLastKnown("ACME"));
+      FeedDown down = new FeedDown("main feed down");
+      scene.client.awaitRequest(1, call).error(down);
+      requireFailedWith(call, call.outcome("the feed failed with " + down), down);
+    }), DynamicTest.dynamicTest("a quote known for ACME only, and GLOBEX fails", () -> {
+      QuoteScene scene = new QuoteScene(vertx);
+      Call<Quote> acme = scene.call("quoteOrLastKnown(\"ACME\")", s -> s.quoteOrLastKnown("ACME"));
+      scene.client.awaitRequest(1, acme).quote(CallbackAdapterTest.ACME);
+      acme.outcome("the feed answered " + CallbackAdapterTest.ACME);
+      Call<Quote> call = scene.call("quoteOrLastKnown(\"GLOBEX\")", s -> s.quoteOrLastKnown("GLOBEX"));
+      FeedDown down = new FeedDown("GLOBEX unavailable");
+      scene.client.awaitRequest(2, call).error(down);
+      Outcome<Object> outcome = call.outcome("the feed failed with " + down);
+      require(outcome.isFailure(), call.what + " answered " + outcome + " when the feed failed with " + down
+          + ", and no quote had ever been answered for that symbol (only " + CallbackAdapterTest.ACME + " for ACME). "
+          + "The last known quote is the last one of the same symbol: keep one per symbol, and with none for this "
+          + "one, pass the feed's error on.");
+      requireFailedWith(call, outcome, down);
+    }));
   }
 
   private static void requireFailedWith(Call<?> call, Outcome<Object> outcome, FeedDown down) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static io.looplab.grader.testkit.Checks.require;
@@ -37,7 +38,7 @@ class ShutdownTest {
   @Test
   @Order(1)
   @Points(3)
-  @DisplayName("undeploying leaves nothing behind, and a fetch still waiting hears that the service stopped")
+  @DisplayName("undeploying leaves nothing behind, and every fetch still waiting hears that the service stopped")
   void undeployLeavesNothingBehind(Vertx vertx) {
     QuoteScene scene = new QuoteScene(vertx);
     Call<Quote> answered = scene.call("fetch(\"main\", \"ACME\")", s -> s.fetch("main", "ACME"));
@@ -45,12 +46,16 @@ class ShutdownTest {
     answered.outcome("the client answered");
     Call<Quote> waiting = scene.call("fetch(\"main\", \"GLOBEX\")", s -> s.fetch("main", "GLOBEX"));
     scene.client.awaitRequest(2, waiting);
+    Call<Quote> alsoWaiting = scene.call("fetch(\"main\", \"INITECH\")", s -> s.fetch("main", "INITECH"));
+    scene.client.awaitRequest(3, alsoWaiting);
 
     ShutdownCheck.assertCleanUndeploy(vertx, scene.deploymentId);
 
-    Outcome<Object> outcome = waiting.outcome("the service was undeployed while it waited for the client (the "
-        + "undeploy cancelled the service's timers, so nothing else would ever answer it)");
-    require(outcome.isFailure(), waiting.what + " answered " + outcome + " after the service stopped, with no "
-        + "answer from the client. Fail every fetch still pending in stop().");
+    for (Call<Quote> call : List.of(waiting, alsoWaiting)) {
+      Outcome<Object> outcome = call.outcome("the service was undeployed while it and one more fetch waited for the "
+          + "client (the undeploy cancelled the service's timers, so nothing else would ever answer it)");
+      require(outcome.isFailure(), call.what + " answered " + outcome + " after the service stopped, with no "
+          + "answer from the client. Fail every fetch still pending in stop().");
+    }
   }
 }

@@ -5,6 +5,7 @@ import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
 import io.looplab.grader.guard.GivenCode;
 import io.looplab.grader.races.PendingTimers;
+import io.looplab.grader.sync.VerticleContext;
 import io.looplab.grader.testkit.WarmUp;
 import io.looplab.promises.QuoteScene.Call;
 import io.vertx.core.Vertx;
@@ -44,6 +45,8 @@ class TimeoutTest {
    * a service with no timeout at all waits it out.
    */
   static final Duration TIMED_OUT_WITHIN = Duration.ofSeconds(3);
+  /** The latest a silent fetch may time out, from its call to its caller's answer: three times the timeout. */
+  static final Duration LATEST = TIMEOUT.multipliedBy(3);
 
   @BeforeAll
   static void warmUpTheJvm() {
@@ -61,13 +64,27 @@ class TimeoutTest {
     Outcome<Object> outcome = call.outcome("the client stayed silent, with a timeout of " + TIMEOUT.toMillis()
         + " ms", TIMED_OUT_WITHIN);
     require(outcome.isFailure() && isTimeout(outcome.error()), call.what + " answered " + outcome + " when the "
-        + "client never called back. Fail it with a java.util.concurrent.TimeoutException once the timeout passes "
-        + "(vertx.setTimer, or the future's own timeout()), so that its caller is not kept waiting for ever.");
+        + "client never called back. Fail it with a java.util.concurrent.TimeoutException once the timeout passes, "
+        + "so that its caller is not kept waiting for ever.");
     String loop = scene.loopThread();
-    require(call.context() == scene.context, "The timeout's failure reached the caller of " + call.what + " on the "
-        + "thread " + call.thread() + ", not on the verticle's event loop " + loop + ". Whatever fails the fetch must "
-        + "do so on the loop: a timer of the verticle's (vertx.setTimer) runs there; a plain Promise's own timeout() "
-        + "runs on a Netty thread of its own, and so would the caller's continuation.");
+    require(VerticleContext.isSameContext(call.context(), scene.context), "The timeout's failure reached the "
+        + "caller of " + call.what + " on the thread " + call.thread() + " (" + VerticleContext.describe(
+        call.context(), scene.context) + "), not on the verticle's event loop " + loop + ". Whatever fails the fetch "
+        + "must do so on the verticle's context, and the caller's continuation runs where it does: a timer the "
+        + "verticle sets (vertx.setTimer, vertx.timer) fires there, and so does timeout() on a future that belongs "
+        + "to the verticle's context." + (String.valueOf(call.thread()).startsWith("globalEventExecutor")
+        ? " globalEventExecutor is where timeout() fires for a future that belongs to no context, such as the "
+        + "future of a Promise.promise()." : ""));
+    long took = call.took().toMillis();
+    // Timers never fire early, and this one is measured from before the call to after the answer: no slack needed
+    // below. Above, three times the timeout: a wide margin for a loaded machine, and still short of a second.
+    require(took >= TIMEOUT.toMillis(), call.what + " timed out after " + took + " ms, with a timeout of "
+        + TIMEOUT.toMillis() + " ms: before the timeout had passed. A fetch gives up only once its whole timeout "
+        + "has passed since its request, whatever else is in flight.");
+    require(took <= LATEST.toMillis(), call.what + " timed out after " + took + " ms, with a timeout of "
+        + TIMEOUT.toMillis() + " ms: later than the " + LATEST.toMillis() + " ms the test allows for a busy "
+        + "machine: what failed the fetch waited longer than the timeout the service was given. Check the unit "
+        + "and any rounding of the delay.");
     scene.assertNothingPending("a fetch that timed out");
   }
 
@@ -93,6 +110,10 @@ class TimeoutTest {
       scene.assertNothingThrownBack(story + " after the fetch had timed out");
       require(timedOut.isFailure() && call.now().equals(timedOut), call.what + " answered " + timedOut + ", then "
           + call.now() + ". A caller hears one answer, the first.");
+      int ignored = scene.ignoredCallbacks();
+      require(ignored == 1, "ignoredCallbacks() is " + ignored + " after " + story + " after the timeout had "
+          + "answered the fetch; it should be 1. The timeout was the fetch's answer, so this callback came after its "
+          + "fetch was answered: count it like any other late callback.");
       scene.assertNothingPending(story);
     });
   }
@@ -103,10 +124,13 @@ class TimeoutTest {
   @DisplayName("a fetch answered in time, with a quote or an error, leaves no timeout timer scheduled")
   void anAnswerInTimeCancelsTheTimer(Vertx vertx) {
     QuoteScene scene = new QuoteScene(vertx);
+    // Both in flight at once, each with its own timer: one timer per fetch, never one for the service.
     Call<Quote> quoted = scene.call("fetch(\"main\", \"ACME\")", s -> s.fetch("main", "ACME"));
-    scene.client.awaitRequest(1, quoted).quote(CallbackAdapterTest.ACME);
+    FeedRequest acme = scene.client.awaitRequest(1, quoted);
     Call<Quote> failed = scene.call("fetch(\"main\", \"INITECH\")", s -> s.fetch("main", "INITECH"));
-    scene.client.awaitRequest(2, failed).error(new FeedDown("main feed down"));
+    FeedRequest initech = scene.client.awaitRequest(2, failed);
+    acme.quote(CallbackAdapterTest.ACME);
+    initech.error(new FeedDown("main feed down"));
     quoted.outcome("the client answered");
     failed.outcome("the client failed");
     scene.flush();

@@ -120,8 +120,9 @@ public class QuoteService extends VerticleBase {
   }
 
   /**
-   * The quote of {@code symbol} from the main feed; when that fails, the last quote this method answered for it.
-   * With no earlier quote, the fetch's own error, unchanged: a fallback must never invent an answer.
+   * The quote of {@code symbol} from the main feed; when that fails, the last quote this method answered for it
+   * (for that symbol, and the newest). With no earlier quote for it, the fetch's own error, unchanged: a fallback
+   * must never invent an answer.
    */
   public Future<Quote> quoteOrLastKnown(String symbol) {
     return fetch(MAIN_FEED, symbol)
@@ -135,7 +136,8 @@ public class QuoteService extends VerticleBase {
 
   /**
    * Asks every feed of {@code feeds} for {@code symbol} at once and answers with the first quote that arrives,
-   * without waiting for the others; fails only when every feed has failed.
+   * without waiting for the others; fails only when every feed has failed, with one of their errors (or an error of
+   * its own that carries them, as its cause or suppressed).
    */
   public Future<Quote> firstAnswer(String symbol, List<String> feeds) {
     List<Future<Quote>> asks = feeds.stream().map(feed -> fetch(feed, symbol)).toList();
