@@ -169,8 +169,8 @@ class BoxOfficeVerticleTest {
 
   /** cyd's reservation was cut short by the undeploy: nobody said no to her, so she must hear a failure. */
   private static void heardACutShortReservation(Future<Message<JsonObject>> cyd) {
-    io.vertx.core.AsyncResult<Message<JsonObject>> heard = Await.outcome(cyd, WAIT, "The box office was undeployed while cyd's "
-        + "reservation was suspended in the await of her check, and her request got no answer within "
+    io.vertx.core.AsyncResult<Message<JsonObject>> heard = Await.outcome(cyd, WAIT, "The box office was undeployed "
+        + "while cyd's reservation was suspended in the await of her check, and her request got no answer within "
         + Await.inWords(WAIT) + " after the undeploy. A reservation cut short must reach its caller as a failure.");
     require(heard.failed(), "The box office was undeployed while cyd's reservation was suspended in the await of her "
         + "check, and her request was answered " + (heard.succeeded() ? heard.result().body() : null) + ". Her check "

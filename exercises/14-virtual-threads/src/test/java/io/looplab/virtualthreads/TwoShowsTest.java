@@ -87,13 +87,15 @@ class TwoShowsTest {
     List<String> held = opera.heldLocks();
     String what = "bob's reservation for the jazz night did not reach its availability check within " + STUCK_MILLIS
         + " ms, while ada's reservation for the opera, of another SeatCounter on another deployment, was suspended in "
-        + "the await of her check: " + jazz.answers() + ". ";
+        + "the await of her check" + (jazz.hasAnswered("bob") ? "; bob's reservation answered "
+        + jazz.outcome("bob") + " without asking" : ", and bob has no answer either") + ". ";
     if (!held.isEmpty()) {
-      return new AssertionFailedError(what + String.join(", ", held) + (held.size() == 1 ? " is" : " are")
-          + " held while ada awaits her check, and bob's reservation waits for it: both counters take a lock of the "
-          + "same name. A Vert.x local lock is shared by name across the whole Vert.x instance, so two shows whose "
-          + "counters use one name wait for each other's checks. Give each counter a name of its own (one name for "
-          + "every reservation of that counter: a number counted per counter, or a UUID, kept in an instance field)"
+      return new AssertionFailedError(what + "Meanwhile " + String.join(", ", held) + (held.size() == 1 ? " is"
+          : " are") + " held while ada awaits her check, and bob's reservation waits for it: both counters take a "
+          + "lock of the same name. A Vert.x local lock is shared by name across the whole Vert.x instance, so two "
+          + "shows whose counters use one name wait for each other's checks. Give each counter a name of its own "
+          + "(one name for every reservation of that counter: a number counted per counter, or a UUID, kept in an "
+          + "instance field)"
           + opera.evidence.inCode() + ".");
     }
     return new AssertionFailedError(what + "No local lock is held, so bob waits for something else that ada's "
