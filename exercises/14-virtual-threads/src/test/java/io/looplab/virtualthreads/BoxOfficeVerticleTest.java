@@ -95,8 +95,8 @@ class BoxOfficeVerticleTest {
     try {
       caller = services.firstCall.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
-      throw new AssertionFailedError("The box office did not call the availability check for ada within "
-          + Await.inWords(WAIT) + ": " + Await.outcome(ada, Duration.ofMillis(1), "no reply yet") + ".");
+      throw new AssertionFailedError("The box office did not call the availability check for ada within " + Await
+          .inWords(WAIT) + ": " + (!ada.isComplete() ? "no reply yet" : ada.failed() ? ada.cause() : "a reply") + ".");
     }
     require(caller.equals(String.valueOf(ThreadingModel.VIRTUAL_THREAD)), "The box office handled ada's reservation "
         + "on a context whose threading model is " + caller + ", not VIRTUAL_THREAD, though it was deployed with "
@@ -196,11 +196,14 @@ class BoxOfficeVerticleTest {
       List<String> held = LockCensus.heldLocalLocks(vertx);
       throw new AssertionFailedError("The box office was undeployed in the middle of cyd's reservation, then deployed "
           + "again, with 5 seats, in the same Vert.x instance; eve's reservation to the new deployment did not reach "
-          + "its availability check within " + within + " ms (" + (held.isEmpty() ? "no local lock is held"
-          : String.join(", ", held) + " held") + "; eve's request: " + Await.outcome(eve, Duration.ofMillis(1),
-          "no answer yet") + "). Something of the first deployment still stands in the way of the second: what "
-          + "a static field holds (a lock name, a line of turns) outlives the deployment that set it. Keep a "
-          + "counter's state in its instance, and hand the turn on in a finally block.");
+          + "its availability check within " + within + " ms, and her request " + (eve.isComplete() ? "was answered "
+          + (eve.succeeded() ? eve.result().body() : eve.cause()) : "has no answer") + ". " + (held.isEmpty()
+          ? "No local lock is held" : "Meanwhile " + String.join(", ", held) + (held.size() == 1 ? " is" : " are")
+          + " held") + ", though no reservation of the first deployment is running any more: something it left "
+          + "behind stands in the way of the second. What a static field holds (a lock name, a line of turns) "
+          + "outlives the deployment that set it, and a turn handed on only after a normal return or a "
+          + "RuntimeException is never handed on by a reservation that the undeploy interrupted. Keep a counter's "
+          + "state in its instance, and hand the turn on in a finally block.");
     }
     again.check.calledSoFar().get(0).open(true);
     JsonObject reply = Await.result(eve, WAIT, "The redeployed box office did not reply to eve within "
