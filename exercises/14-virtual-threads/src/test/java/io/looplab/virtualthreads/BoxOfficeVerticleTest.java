@@ -37,7 +37,7 @@ import static io.looplab.virtualthreads.AvailabilityServiceDown.OUTAGE;
  * waiting for its check, which Vert.x interrupts, and which must give back its lock all the same.
  */
 @GradedVertxTest
-@Order(5)
+@Order(6)
 @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
 @DisplayName("14 Virtual threads: the box office on virtual threads, and its undeploy")
 class BoxOfficeVerticleTest {
@@ -73,7 +73,7 @@ class BoxOfficeVerticleTest {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   @Points(3)
   @DisplayName("deployed with its own deploymentOptions(), the box office runs on virtual threads: a reservation and "
       + "a quote are answered over the event bus")
@@ -95,8 +95,8 @@ class BoxOfficeVerticleTest {
     try {
       caller = services.firstCall.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
-      throw new AssertionFailedError("The box office did not call the availability check for ada within "
-          + Await.inWords(WAIT) + ": " + Await.outcome(ada, Duration.ofMillis(1), "no reply yet") + ".");
+      throw new AssertionFailedError("The box office did not call the availability check for ada within " + Await
+          .inWords(WAIT) + ": " + (!ada.isComplete() ? "no reply yet" : ada.failed() ? ada.cause() : "a reply") + ".");
     }
     require(caller.equals(String.valueOf(ThreadingModel.VIRTUAL_THREAD)), "The box office handled ada's reservation "
         + "on a context whose threading model is " + caller + ", not VIRTUAL_THREAD, though it was deployed with "
@@ -119,10 +119,10 @@ class BoxOfficeVerticleTest {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   @Points(3)
-  @DisplayName("undeployed while a reservation still awaits its check, the box office gives back its lock and leaves "
-      + "nothing behind")
+  @DisplayName("undeployed while a reservation awaits its check, the box office gives back its lock, fails that "
+      + "request, leaves nothing behind and, deployed again, lets the next reservation in")
   void undeployLeavesNothingBehind(Vertx vertx) {
     Services services = new Services();
     String id = Await.result(vertx.deployVerticle(services.boxOffice(5), Stage.virtualThreads()), WAIT,
@@ -149,7 +149,7 @@ class BoxOfficeVerticleTest {
         + "included: try { ... } finally { lock.release(); }.");
 
     // cyd's reservation is left waiting for its check: undeploying interrupts it.
-    vertx.eventBus().request(BoxOfficeVerticle.RESERVE, Fresh.copyOf("cyd"));
+    Future<Message<JsonObject>> cyd = vertx.eventBus().request(BoxOfficeVerticle.RESERVE, Fresh.copyOf("cyd"));
     services.check.awaitCalls(3, WAIT.toMillis());
     try {
       ShutdownCheck.assertCleanUndeploy(vertx, id);
@@ -163,5 +163,54 @@ class BoxOfficeVerticleTest {
       }
       throw leak;
     }
+    heardACutShortReservation(cyd);
+    nextDeploymentGetsItsTurn(vertx);
+  }
+
+  /** cyd's reservation was cut short by the undeploy: nobody said no to her, so she must hear a failure. */
+  private static void heardACutShortReservation(Future<Message<JsonObject>> cyd) {
+    io.vertx.core.AsyncResult<Message<JsonObject>> heard = Await.outcome(cyd, WAIT, "The box office was undeployed "
+        + "while cyd's reservation was suspended in the await of her check, and her request got no answer within "
+        + Await.inWords(WAIT) + " after the undeploy. A reservation cut short must reach its caller as a failure.");
+    require(heard.failed(), "The box office was undeployed while cyd's reservation was suspended in the await of her "
+        + "check, and her request was answered " + (heard.succeeded() ? heard.result().body() : null) + ". Her check "
+        + "never answered: the undeploy interrupted her reservation (its await() threw InterruptedException). A "
+        + "reservation cut short must reach its caller as a failure (the box office answers " + BoxOfficeVerticle
+        .CHECK_FAILED + " when reserve throws), never as a seat, nor as false, which tells her she was refused: let "
+        + "the exception out of reserve, and give back what the reservation holds in a finally block.");
+  }
+
+  /**
+   * Deployed again in the same Vert.x instance after an undeploy in the middle of a reservation, the box office lets
+   * the next reservation in: nothing of the first deployment stands in its way.
+   */
+  private static void nextDeploymentGetsItsTurn(Vertx vertx) {
+    Services again = new Services();
+    String id = Await.result(vertx.deployVerticle(again.boxOffice(5), Stage.virtualThreads()), WAIT,
+        "Deploying BoxOfficeVerticle a second time did not finish within " + Await.inWords(WAIT) + ".");
+    Future<Message<JsonObject>> eve = vertx.eventBus().request(BoxOfficeVerticle.RESERVE, Fresh.copyOf("eve"));
+    // A correct box office calls the check at once; 2 s is a wide margin on a busy machine, and keeps the whole test
+    // within its 10 s.
+    long within = 2 * ShowScene.STUCK_MILLIS;
+    if (!again.check.arrivesWithin(1, within)) {
+      List<String> held = LockCensus.heldLocalLocks(vertx);
+      throw new AssertionFailedError("The box office was undeployed in the middle of cyd's reservation, then deployed "
+          + "again, with 5 seats, in the same Vert.x instance; eve's reservation to the new deployment did not reach "
+          + "its availability check within " + within + " ms, and her request " + (eve.isComplete() ? "was answered "
+          + (eve.succeeded() ? eve.result().body() : eve.cause()) : "has no answer") + ". " + (held.isEmpty()
+          ? "No local lock is held" : "Meanwhile " + String.join(", ", held) + (held.size() == 1 ? " is" : " are")
+          + " held") + ", though no reservation of the first deployment is running any more: something it left "
+          + "behind stands in the way of the second. What a static field holds (a lock name, a line of turns) "
+          + "outlives the deployment that set it, and a turn handed on only after a normal return or a "
+          + "RuntimeException is never handed on by a reservation that the undeploy interrupted. Keep a counter's "
+          + "state in its instance, and hand the turn on in a finally block.");
+    }
+    again.check.calledSoFar().get(0).open(true);
+    JsonObject reply = Await.result(eve, WAIT, "The redeployed box office did not reply to eve within "
+        + Await.inWords(WAIT) + " after her check said yes.").body();
+    require(reply.equals(new JsonObject().put("who", "eve").put("reserved", true).put("freeSeats", 4)),
+        "The redeployed box office should reply {\"who\":\"eve\",\"reserved\":true,\"freeSeats\":4} to eve's "
+            + "reservation of one of its 5 seats, but replied " + reply + ".");
+    ShutdownCheck.assertCleanUndeploy(vertx, id);
   }
 }

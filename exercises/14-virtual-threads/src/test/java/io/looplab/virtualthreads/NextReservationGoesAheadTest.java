@@ -72,6 +72,14 @@ class NextReservationGoesAheadTest {
       require(scene.hasAnswered("ivy") && AvailabilityServiceDown.causedBy(scene.outcome("ivy").error(),
           CLIENT_CLOSED), "ivy's availability check threw (" + CLIENT_CLOSED + ") instead of returning a future, but "
           + "her reservation answered " + scene.outcome("ivy") + ". The caller must hear that error.");
+      // Nothing else is in flight: the count must be where ivy found it.
+      int afterIvy = scene.freeSeats();
+      require(afterIvy == 1, "ivy's availability check threw (" + CLIENT_CLOSED + ") and her reservation answered "
+          + scene.outcome("ivy") + ", with no other reservation in flight, yet freeSeats() went from 1 to " + afterIvy
+          + ". A reservation whose check throws takes no seat: whatever it did to the count before the call (a seat "
+          + "held while asking, a count written early) must be undone on that path too, as on a no and a failed "
+          + "check. A try/finally that starts before the call to check() covers the call itself"
+          + scene.evidence.inCode() + ".");
       scene.reserve("gus");
       Gate<Boolean> gus = scene.awaitNextCheck(5, "gus", "ivy's check threw instead of returning a future",
           "throwing-check");

@@ -24,10 +24,15 @@ import static io.looplab.virtualthreads.QuoteDesk.QUOTE;
  * timing.
  */
 @GradedVertxTest
-@Order(4)
+@Order(5)
 @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
 @DisplayName("14 Virtual threads: two independent lookups, awaited together")
 class OverlappingLookupsTest {
+
+  /** bob's quote: 1001 * 85 / 100 = 850.85, which the promised formula's int division makes 850. */
+  private static final int BOB_BASE = 1_001;
+  private static final int BOB_DISCOUNT = 15;
+  private static final int BOB_QUOTE = 850;
 
   @BeforeAll
   static void warmUpTheJvm() {
@@ -35,10 +40,10 @@ class OverlappingLookupsTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   @Points(2)
-  @DisplayName("a quote is the base price less the loyalty discount, whichever lookup answers first, and a failed "
-      + "lookup fails the quote with its error")
+  @DisplayName("a quote is the base price less the customer's own loyalty discount, rounded down to the cent, "
+      + "whichever lookup answers first, and a failed lookup fails the quote with its error")
   void quoteCombinesBothLookups() {
     for (boolean priceFirst : List.of(true, false)) {
       String order = priceFirst ? "the price answered first" : "the discount answered first";
@@ -48,6 +53,23 @@ class OverlappingLookupsTest {
         require(desk.outcome().equals(Outcome.of(QUOTE)), "ada's quote should be " + QUOTE + " (a base price of "
             + QuoteDesk.BASE_PRICE + " less her " + QuoteDesk.DISCOUNT + "% discount, with " + order + "), but it "
             + "answered " + desk.outcome() + desk.callSites() + ".");
+        // The same TicketQuotes, a second customer, a new price: each quote asks for its own customer's discount, and
+        // 1001 less 15% is 850.85 cents, where base * (100 - discount) / 100 drops the fraction: 850.
+        desk.quote("bob");
+        desk.driveToTheEnd(priceFirst, BOB_BASE, BOB_DISCOUNT, null, null);
+        List<String> asked = desk.discountsAskedFor();
+        require(asked.contains("bob"), "bob's quote, the second of the same TicketQuotes after ada's, never asked "
+            + "Loyalty.discountPercent about bob: the discount was asked for " + asked + " only, and bob's quote "
+            + "answered " + desk.outcome() + " (ada's " + QuoteDesk.DISCOUNT + "% discount would make it "
+            + BOB_BASE * (100 - QuoteDesk.DISCOUNT) / 100 + ")" + desk.callSites() + ". The discount is each "
+            + "customer's own: ask for it with the customer of this quote, every time, and keep no one customer's "
+            + "answer in a field.");
+        require(desk.outcome().equals(Outcome.of(BOB_QUOTE)), "bob's quote should be " + BOB_QUOTE + " (a base "
+            + "price of " + BOB_BASE + " less his " + BOB_DISCOUNT + "% discount: " + BOB_BASE + " * (100 - "
+            + BOB_DISCOUNT + ") / 100 in whole cents, the fraction dropped, with " + order + "), but it answered "
+            + desk.outcome() + desk.callSites() + ". The Javadoc's formula, base * (100 - discount) / 100 in int "
+            + "arithmetic, rounds the price down; base - base * discount / 100 rounds the discount down instead, and "
+            + "the price one cent up whenever the discount is not a whole number of cents.");
       }
       for (String failing : List.of("price", "discount")) {
         try (QuoteDesk desk = new QuoteDesk()) {
@@ -65,7 +87,7 @@ class OverlappingLookupsTest {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   @Points(4)
   @DisplayName("the price and the discount are looked up at the same time: both lookups are in flight before either "
       + "answers")

@@ -42,7 +42,7 @@ class OverlappingReservationsTest {
 
   @TestFactory
   @Order(2)
-  @Points(6)
+  @Points(5)
   @DisplayName("two overlapping reservations (#1 ada, #2 bob) both take a seat: 10 free seats become 8, whichever "
       + "check answers first")
   Stream<DynamicTest> overlappingReservationsLoseNoUpdate() {
@@ -62,7 +62,7 @@ class OverlappingReservationsTest {
 
   @TestFactory
   @Order(3)
-  @Points(5)
+  @Points(4)
   @DisplayName("three overlapping reservations (#1 ada, #2 bob, #3 cyd) for the last 2 seats: exactly two get one, the "
       + "third hears sold out, whichever check answers first")
   Stream<DynamicTest> lastSeatsAreSoldOnlyOnce() {

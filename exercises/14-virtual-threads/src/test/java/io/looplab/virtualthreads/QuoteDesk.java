@@ -39,6 +39,7 @@ final class QuoteDesk implements AutoCloseable {
 
   /** {@code who} asks for a quote: one task of the context, which then runs until it has nothing left to do. */
   void quote(String who) {
+    outcome = Outcome.none();
     context.runOnContext(v -> {
       try {
         outcome = Outcome.of(quotes.quote(Fresh.copyOf(who)));
@@ -59,6 +60,11 @@ final class QuoteDesk implements AutoCloseable {
     prices.calledSoFar().stream().filter(Gate::isPending).forEach(pending::add);
     discounts.calledSoFar().stream().filter(Gate::isPending).forEach(pending::add);
     return pending;
+  }
+
+  /** Whom the loyalty programme was asked about, in the order asked. */
+  List<String> discountsAskedFor() {
+    return discounts.calledSoFar().stream().map(g -> String.valueOf(g.argument())).toList();
   }
 
   boolean isPrice(Gate<Integer> gate) {
@@ -84,6 +90,11 @@ final class QuoteDesk implements AutoCloseable {
    * or the discount, or null for none) fails. Each in turn, in the order given by {@code priceFirst}.
    */
   void driveToTheEnd(boolean priceFirst, String failing, RuntimeException error) {
+    driveToTheEnd(priceFirst, BASE_PRICE, DISCOUNT, failing, error);
+  }
+
+  /** The same, with the lookups answering {@code base} and {@code discount}. */
+  void driveToTheEnd(boolean priceFirst, int base, int discount, String failing, RuntimeException error) {
     for (int round = 0; round < 4 && outcome.equals(Outcome.none()); round++) {
       List<Gate<Integer>> pending = inFlight();
       if (pending.isEmpty()) {
@@ -92,7 +103,7 @@ final class QuoteDesk implements AutoCloseable {
       Gate<Integer> next = pending.stream().filter(g -> isPrice(g) == priceFirst).findFirst().orElse(pending.get(0));
       boolean price = isPrice(next);
       boolean fails = price ? "price".equals(failing) : "discount".equals(failing);
-      release(List.of(fails ? next.failing(error) : next.opening(price ? BASE_PRICE : DISCOUNT)));
+      release(List.of(fails ? next.failing(error) : next.opening(price ? base : discount)));
     }
   }
 

@@ -41,6 +41,8 @@ final class SceneEvidence {
   final List<String> answeredChecks = new CopyOnWriteArrayList<>();
   /** The most availability checks ever seen in flight at the same time. */
   int mostInFlight;
+  /** The local locks held when {@link #mostInFlight} checks were first in flight together. */
+  List<String> heldAtMostInFlight = List.of();
   Pace pace = Pace.ONE_AT_A_TIME;
 
   SceneEvidence(ShowScene scene) {
@@ -57,6 +59,13 @@ final class SceneEvidence {
   }
 
   private String whyWritesWereLost() {
+    if (mostInFlight > 1 && heldAtMostInFlight.size() > 1) {
+      return mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "), while "
+          + String.join(", ", heldAtMostInFlight) + " were held: each reservation took a lock of its own name, and a "
+          + "lock keeps out only those who ask for the same name, so each read the count, awaited its check, then "
+          + "wrote the count it had read minus one. One name for every reservation of one counter: make it of the "
+          + "counter alone (an instance field), never of the caller or of the request";
+    }
     if (mostInFlight > 1) {
       return mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "): each "
           + "reservation read the count, awaited its check, then wrote the count it had read minus one. On a virtual "
@@ -86,7 +95,7 @@ final class SceneEvidence {
         + "decision and the write must all be inside the critical section";
   }
 
-  private Call callOf(String who) {
+  Call callOf(String who) {
     return calls.stream().filter(c -> c.who().equals(who)).findFirst().orElse(null);
   }
 
@@ -176,8 +185,15 @@ final class SceneEvidence {
         + "the availability check within " + STUCK_MILLIS + " ms";
     if (scene.hasAnswered(who)) {
       Outcome<Boolean> answered = scene.outcome(who);
-      return new AssertionFailedError(waited + "; it answered " + answered + " instead, without asking. With "
-          + scene.freeSeats() + " seats free, a reservation must ask AvailabilityCheck.check(who) before it answers"
+      int free = scene.freeSeats();
+      int sold = scene.sold();
+      String count = free + sold < scene.seats
+          ? " freeSeats() is " + free + ", though only " + sold + " of the " + scene.seats + " seats were sold ("
+            + (sold == 0 ? "to nobody" : "to " + scene.soldTo()) + "): " + (scene.seats - sold - free) + " went "
+            + "missing on a path where no seat was sold, and the count says sold out when it is not. Every path "
+            + "that sells no seat (a no, a failed check, a check that throws) must leave the count as it found it"
+          : " With " + free + " seats free, a reservation must ask AvailabilityCheck.check(who) before it answers";
+      return new AssertionFailedError(waited + "; it answered " + answered + " instead, without asking." + count
           + inCode() + ".");
     }
     if (!held.isEmpty()) {

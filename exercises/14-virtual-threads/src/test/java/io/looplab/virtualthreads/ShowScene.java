@@ -100,10 +100,56 @@ final class ShowScene implements AutoCloseable {
   private String lastStep = "started the reservations";
 
   ShowScene(int seats) {
+    this(seats, Stage.open());
+  }
+
+  private ShowScene(int seats, Stage stage) {
     this.seats = seats;
-    this.stage = Stage.open();
+    this.stage = stage;
     this.context = stage.context();
     counter = OnContext.call(context, () -> new SeatCounter(stage.vertx, seats, this::check), WAIT);
+  }
+
+  /**
+   * Another show in the same Vert.x instance: a SeatCounter of its own, created on a deployment of its own (a second
+   * verticle on virtual threads), with an availability check of its own. Closing it leaves the Vert.x instance to
+   * this scene.
+   */
+  ShowScene anotherShow(int seats) {
+    return new ShowScene(seats, Stage.in(stage.vertx));
+  }
+
+  /** True when call number {@code n} of this show's check arrives within {@code millis}. */
+  boolean checkArrivesWithin(int n, long millis) {
+    settle();
+    boolean arrived = check.arrivesWithin(n, millis);
+    settle();
+    return arrived;
+  }
+
+  /** The local locks held in this show's Vert.x instance, as "the local lock 'name'". */
+  List<String> heldLocks() {
+    return LockCensus.heldLocalLocks(stage.vertx);
+  }
+
+  /**
+   * Asserts that {@code who}, who asked for a seat of a sold-out show, heard false: there is nothing to ask the check
+   * about, so whatever it would have said (here it fails or throws) must not change that answer.
+   */
+  void assertSoldOutAnswer(String who) {
+    settle();
+    Outcome<Boolean> actual = outcome(who);
+    if (actual.equals(Outcome.of(false))) {
+      return;
+    }
+    SceneEvidence.Call asked = evidence.callOf(who);
+    throw new AssertionFailedError(who + "'s reservation should answer false, because the show was sold out (0 of "
+        + seats + " seats free), but it " + (hasAnswered(who) ? "answered " + actual : "has not answered")
+        + (asked == null ? ", without asking the availability check"
+        : ": it asked the availability check, with " + asked.count() + " seats free, and the check "
+        + (throwing.contains(who) ? "threw" : "failed") + ". A sold-out show has nothing to ask about, and its "
+        + "answer is false whatever the check would say: decide \"sold out\" from the count before asking")
+        + evidence.inCode() + ".");
   }
 
   /** The availability check the counter is given: notes the evidence, then waits for the test (or throws). */
@@ -317,7 +363,11 @@ final class ShowScene implements AutoCloseable {
       throw evidence.contextHeld(ContextSettle.holder(context).orElse(null), threads, lastStep,
           pendingChecks().stream().map(g -> String.valueOf(g.argument())).toList());
     }
-    evidence.mostInFlight = Math.max(evidence.mostInFlight, pendingChecks().size());
+    int inFlight = pendingChecks().size();
+    if (inFlight > evidence.mostInFlight) {
+      evidence.mostInFlight = inFlight;
+      evidence.heldAtMostInFlight = LockCensus.heldLocalLocks(stage.vertx);
+    }
   }
 
   @Override

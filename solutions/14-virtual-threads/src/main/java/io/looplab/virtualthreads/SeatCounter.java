@@ -35,9 +35,9 @@ public class SeatCounter {
    * {@code Future.await()}, so it must run on a virtual thread (a verticle deployed with
    * {@code ThreadingModel.VIRTUAL_THREAD}).
    *
-   * @return {@code true} when the seat is theirs, {@code false} when the show is sold out or the check refused them
-   *     (no seat is taken)
-   * @throws RuntimeException the check's own error, when the check fails (no seat is taken either)
+   * @return {@code true} when the seat is theirs, {@code false} when the show is sold out (whatever the check would
+   *     say: nothing to ask) or the check refused them; no seat is taken unless the answer is {@code true}
+   * @throws RuntimeException the check's error when it fails or throws, and await()'s InterruptedException on undeploy
    */
   public boolean reserve(String who) {
     // FIX: await() reads like a blocking call, but it suspends this reservation and frees the verticle's context,
