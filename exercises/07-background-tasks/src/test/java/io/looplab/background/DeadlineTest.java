@@ -96,6 +96,21 @@ class DeadlineTest {
         + "failed.");
     require(run.failed() && isTimeout(run.cause()), "refresh() failed at its deadline, but now says "
         + describe(run) + ": a caller hears one answer, the first.");
+
+    // Another run, abandoned the same way, whose late answer is a failure this time.
+    int callsBefore = scene.calls();
+    Future<Map<String, Double>> again = scene.refresh();
+    Gate<Double> usdAgain = scene.call(callsBefore + 1, "A second refresh() should ask the feed for USD at once, "
+        + "but it has not");
+    scene.advance(DEADLINE.toMillis());
+    int callsAtSecondDeadline = scene.calls();
+    scene.fail(usdAgain);
+    require(scene.calls() == callsAtSecondDeadline && scene.rates().isEmpty() && again.failed()
+        && isTimeout(again.cause()), "A second refresh() was abandoned at its deadline, then the feed's late answer "
+        + "for USD came, a failure (\"" + FeedDown.OUTAGE + "\"); after it the run answered " + describe(again)
+        + ", rates() is " + scene.rates() + " and the calls so far are " + scene.callsInWords() + ". An abandoned "
+        + "run stops whatever its late answer: no further call, nothing published, and its caller's answer stays the "
+        + "TimeoutException.");
   }
 
   @Test

@@ -30,6 +30,9 @@ final class NettyTimers {
   private static final Field QUEUE = field(AbstractScheduledEventExecutor.class, "scheduledTaskQueue");
   private static final Field TASK = field(forName("io.netty.util.concurrent.PromiseTask"), "task");
   private static final Field ADAPTED = field(forName("io.netty.util.concurrent.PromiseTask$RunnableAdapter"), "task");
+  /** Netty's own task on its global executor, there from its start: taken out of the queue each time it runs. */
+  private static final Object QUIET_PERIOD = read(field(GlobalEventExecutor.class, "quietPeriodTask"),
+      GlobalEventExecutor.INSTANCE);
 
   private final List<EventExecutor> executors = new ArrayList<>();
   private final Set<Object> before = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -48,7 +51,7 @@ final class NettyTimers {
     List<String> found = new ArrayList<>();
     for (EventExecutor executor : executors) {
       for (Object task : scheduled(executor)) {
-        if (!before.contains(task) && !((Future<?>) task).isCancelled()) {
+        if (!before.contains(task) && task != QUIET_PERIOD && !((Future<?>) task).isCancelled()) {
           String origin = origin(task);
           if (!origin.startsWith("io.netty.")) {
             found.add("a task due in " + ((Delayed) task).getDelay(TimeUnit.MILLISECONDS) + " ms ("
@@ -91,7 +94,8 @@ final class NettyTimers {
     if (origin.contains("FutureBase")) {
       return "Future.timeout";
     }
-    if (origin.contains("InternalTimerHandler") || origin.contains("TimerImpl") || origin.contains("VertxImpl")) {
+    if (origin.contains("InternalTimerHandler") || origin.contains("TimerImpl") || origin.contains("VertxImpl")
+        || origin.contains("ContextInternal") || origin.contains("ContextBase")) {
       return "a Vert.x timer: vertx.setTimer, setPeriodic or timer";
     }
     return "scheduled by " + origin;

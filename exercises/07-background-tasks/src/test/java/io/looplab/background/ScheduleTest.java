@@ -118,9 +118,9 @@ class ScheduleTest {
     scene.call(3, "The slow run ended at t=" + (4 * PERIOD.toMillis()) + " ms; by one period later the job should "
         + "have started its next run, but it has not: skipping ticks while a run is in flight must not stop the "
         + "schedule for good");
-    require(scene.mostInFlight() == 1, "Overlapping runs: " + scene.mostInFlight() + " calls to the feed were "
-        + "waiting at the same time (" + scene.mostInFlightInWords() + "). Never start a run while the one before is "
-        + "still in flight.");
+    require(scene.mostInFlight() == 1, "Overlapping runs: " + scene.mostInFlight() + " calls to the feed for the same "
+        + "currency were waiting at the same time (" + scene.mostInFlightInWords() + "), one for each run in flight. "
+        + "Never start a run while the one before is still in flight.");
     scene.answerAll(1.20);
     JobStatus status = scene.status();
     require(status.inFlight() == 0 && status.succeeded() == status.started() && status.started() >= 2, "Both runs "
