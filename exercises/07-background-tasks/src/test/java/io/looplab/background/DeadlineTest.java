@@ -52,15 +52,22 @@ class DeadlineTest {
   void theCallerHearsTheDeadline(Vertx vertx) {
     RatesScene scene = new RatesScene(vertx, List.of("USD", "GBP"), NO_TICK_HERE, DEADLINE);
     Future<Map<String, Double>> run = scene.refresh();
-    scene.call(1, "refresh() should ask the feed for USD at once, but it has not");
-    scene.advance(DEADLINE.toMillis() - 1);
+    scene.requireEveryTimerFromTheScheduler("Once refresh() had started");
+    Gate<Double> usd = scene.call(1, "refresh() should ask the feed for USD at once, but it has not");
+    // USD answers well within the deadline; GBP never does. The deadline is the whole run's, from its start.
+    long usdAt = DEADLINE.toMillis() * 3 / 5;
+    scene.advance(usdAt);
+    scene.answer(usd, 1.10);
+    scene.call(2, "Once the feed answered USD, refresh() should ask it for GBP");
+    scene.advance(DEADLINE.toMillis() - 1 - usdAt);
     require(!run.isComplete(), "refresh() answered " + describe(run) + " at t=" + scene.clock.now() + " ms, before "
-        + "its deadline of " + DEADLINE.toMillis() + " ms had passed, while the feed was still working on USD.");
+        + "its deadline of " + DEADLINE.toMillis() + " ms had passed, while the feed was still working on GBP.");
     scene.advance(1);
     require(run.isComplete(), "refresh() was still waiting at t=" + scene.clock.now() + " ms, its deadline of "
-        + DEADLINE.toMillis() + " ms, with the feed silent: its caller should hear a TimeoutException then"
-        + scene.timersInWords() + ". Set a timer for the deadline on the Scheduler when the run starts, and fail "
-        + "the run's promise when it fires.");
+        + DEADLINE.toMillis() + " ms from its start, with USD answered at t=" + usdAt + " ms and GBP silent since: "
+        + "its caller should hear a TimeoutException then" + scene.timersInWords() + ". The deadline is the whole "
+        + "run's: one timer on the Scheduler, set when the run starts (not again at each call to the feed), that "
+        + "fails the run's promise when it fires.");
     require(run.failed() && isTimeout(run.cause()), "At its deadline refresh() should fail with a "
         + "java.util.concurrent.TimeoutException, but it answered " + describe(run) + ".");
   }
@@ -89,6 +96,21 @@ class DeadlineTest {
         + "failed.");
     require(run.failed() && isTimeout(run.cause()), "refresh() failed at its deadline, but now says "
         + describe(run) + ": a caller hears one answer, the first.");
+
+    // Another run, abandoned the same way, whose late answer is a failure this time.
+    int callsBefore = scene.calls();
+    Future<Map<String, Double>> again = scene.refresh();
+    Gate<Double> usdAgain = scene.call(callsBefore + 1, "A second refresh() should ask the feed for USD at once, "
+        + "but it has not");
+    scene.advance(DEADLINE.toMillis());
+    int callsAtSecondDeadline = scene.calls();
+    scene.fail(usdAgain);
+    require(scene.calls() == callsAtSecondDeadline && scene.rates().isEmpty() && again.failed()
+        && isTimeout(again.cause()), "A second refresh() was abandoned at its deadline, then the feed's late answer "
+        + "for USD came, a failure (\"" + FeedDown.OUTAGE + "\"); after it the run answered " + describe(again)
+        + ", rates() is " + scene.rates() + " and the calls so far are " + scene.callsInWords() + ". An abandoned "
+        + "run stops whatever its late answer: no further call, nothing published, and its caller's answer stays the "
+        + "TimeoutException.");
   }
 
   @Test
@@ -99,7 +121,7 @@ class DeadlineTest {
     Duration deadline = Duration.ofMillis(2_500);
     RatesScene scene = new RatesScene(vertx, List.of("USD"), PERIOD, deadline);
     scene.advance(PERIOD.toMillis());
-    Gate<Double> stuck = scene.call(1, "One period (" + PERIOD.toMillis() + " ms) after start, the job should have "
+    Gate<Double> first = scene.call(1, "One period (" + PERIOD.toMillis() + " ms) after start, the job should have "
         + "started its first run and asked the feed for USD, but it has not");
     scene.advance(deadline.toMillis());
     JobStatus status = scene.status();
@@ -107,16 +129,35 @@ class DeadlineTest {
         + PERIOD.toMillis() + " ms) passed its deadline of " + deadline.toMillis() + " ms at t="
         + (PERIOD.toMillis() + deadline.toMillis()) + " ms, so status() should count it as failed with a "
         + "TimeoutException, but it says " + status + scene.timersInWords() + ".");
+    long firstDeadline = scene.clock.now();
     scene.advance(PERIOD.toMillis());
-    scene.call(2, "The first run was abandoned at its deadline (t=" + (PERIOD.toMillis() + deadline.toMillis())
-        + " ms), so by one period later (t=" + scene.clock.now() + " ms) a new run should have started, but none "
-        + "did: the abandoned run still blocks the way");
-    scene.answer(stuck, 1.10);
+    Gate<Double> second = scene.call(2, "The first run was abandoned at its deadline (by t=" + firstDeadline + " ms), so "
+        + "by one period later (t=" + scene.clock.now() + " ms) a new run should have started, but none did: the "
+        + "abandoned run still blocks the way");
+    scene.answer(first, 1.10);
     require(scene.rates().isEmpty(), "The abandoned first run published " + scene.rates() + " when its late answer "
         + "came. Only a run that ends in time may publish.");
-    scene.answerAll(1.20);
-    require(scene.rates().equals(Map.of("USD", 1.20)), "The second run ended in time with USD=1.2, so rates() "
+
+    // The second run passes its deadline too, and its late answer is a failure this time.
+    scene.advance(deadline.toMillis());
+    long secondDeadline = scene.clock.now();
+    scene.advance(PERIOD.toMillis());
+    Gate<Double> third = scene.call(3, "The second run was abandoned at its deadline (by t=" + secondDeadline + " ms), so "
+        + "by one period later (t=" + scene.clock.now() + " ms) a third run should have started, but none did");
+    scene.fail(second);
+    status = scene.status();
+    require(status.started() == 3 && status.failed() == 2 && isTimeout(status.lastFailure()), "Two runs passed "
+        + "their deadlines, and a third is in flight, so status() should say 3 started, 2 failed, with the second "
+        + "run's TimeoutException as lastFailure; then the second run's late answer came, a failure (\""
+        + FeedDown.OUTAGE + "\"), and status() says " + status + ". An abandoned run has already been counted, "
+        + "once, at its deadline: its late answer, a success or a failure, changes nothing.");
+    scene.answer(third, 1.20);
+    require(scene.rates().equals(Map.of("USD", 1.20)), "The third run ended in time with USD=1.2, so rates() "
         + "should be {USD=1.2}, but it is " + scene.rates() + ".");
+    status = scene.status();
+    require(status.started() == 3 && status.succeeded() == 1 && status.failed() == 2, "Runs past their deadline, "
+        + "twice, and then one in time should leave status() at 3 started, 1 succeeded, 2 failed, but it says "
+        + status + ".");
   }
 
   /** A TimeoutException, or an error caused by one. */

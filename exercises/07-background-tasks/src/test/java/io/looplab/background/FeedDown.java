@@ -6,6 +6,9 @@ final class FeedDown extends RuntimeException {
   /** Why a call's future fails, when a test makes it fail. */
   static final String OUTAGE = "the rates upstream answered 503";
 
+  /** Why a call's future fails the next time, when a test makes two runs in a row fail with different errors. */
+  static final String OUTAGE_AGAIN = "the rates upstream answered 502";
+
   /** What the test's feed throws, when a test makes the call itself throw. */
   static final String CLOSED = "the rates client is closed";
 

@@ -14,6 +14,8 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,8 +52,11 @@ final class RatesScene {
   final String deploymentId;
   /** How many calls the feed answered by throwing (they are not among the gated calls). */
   private volatile int thrown;
-  /** The most feed calls seen waiting at once. */
+  /** The most feed calls seen waiting at once, and which they were. */
   private int mostInFlight;
+  private String mostInFlightInWords = "none";
+  /** The tasks on Vert.x's own clock (Netty's queues) that were there before the job was deployed. */
+  private final NettyTimers nettyTimers;
 
   RatesScene(Vertx vertx, List<String> currencies, Duration period, Duration deadline) {
     this.vertx = vertx;
@@ -75,6 +80,7 @@ final class RatesScene {
       }
     };
     this.refresher = new RatesRefresher(scheduler, this::rate, currencies, period, deadline);
+    this.nettyTimers = new NettyTimers(vertx);
     DeployedOnContext deployed = DeployedOnContext.deploy(vertx, refresher, WAIT);
     this.deploymentId = deployed.deploymentId();
     this.context = deployed.context();
@@ -104,7 +110,16 @@ final class RatesScene {
   /** Lets the verticle's event loop run until it has nothing left to do, and notes how many calls wait. */
   void settle() {
     ManualClock.runUntilIdle(context);
-    mostInFlight = Math.max(mostInFlight, waiting().size());
+    // Runs in flight at once, as the calls show them: one run asks for each currency once, so two calls for the same
+    // currency waiting together are two runs. (A run may ask for all its currencies at once: that is one run.)
+    Map<Object, List<Gate<Double>>> byCurrency = waiting().stream().collect(Collectors.groupingBy(Gate::argument));
+    for (List<Gate<Double>> same : byCurrency.values()) {
+      if (same.size() > mostInFlight) {
+        mostInFlight = same.size();
+        mostInFlightInWords = same.stream().map(g -> g.argument() + " (call " + (feed.calledSoFar().indexOf(g) + 1)
+            + ")").collect(Collectors.joining(", ")) + ", at t=" + clock.now() + " ms";
+      }
+    }
   }
 
   /** How many calls the refresher has made to the feed so far. */
@@ -117,8 +132,14 @@ final class RatesScene {
     return feed.calledSoFar().stream().filter(Gate::isPending).toList();
   }
 
+  /** The most calls for one currency seen waiting at once: the most runs seen in flight together. */
   int mostInFlight() {
     return mostInFlight;
+  }
+
+  /** The calls that were waiting together when {@link #mostInFlight()} was seen: "USD (call 1), USD (call 3), at t=2000 ms". */
+  String mostInFlightInWords() {
+    return mostInFlightInWords;
   }
 
   /**
@@ -159,12 +180,31 @@ final class RatesScene {
         .collect(Collectors.joining(", ")) + (threw.isEmpty() ? "" : ", and " + threw);
   }
 
+  /**
+   * Fails when the job has set a timer on Vert.x's own clock since it was deployed ({@code vertx.setTimer},
+   * {@code vertx.timer}, {@code Future.timeout}), instead of taking it from its Scheduler; {@code when} says what the
+   * job had just done.
+   */
+  void requireEveryTimerFromTheScheduler(String when) {
+    List<String> netty = nettyTimers.sinceStart();
+    List<String> vertxTimers = PendingTimers.of(vertx);
+    require(netty.isEmpty() && vertxTimers.isEmpty(), when + ", the job had a timer running on Vert.x's own clock "
+        + "instead of the Scheduler it is given, out of the test clock's reach: " + String.join(", ",
+        vertxTimers.isEmpty() ? netty : vertxTimers) + ". vertx.setTimer, vertx.timer and Future.timeout count "
+        + "real milliseconds on Vert.x's clock; the test moves the Scheduler's clock by hand, and a timer that never "
+        + "sees it fires at the wrong moment (in production, the Scheduler might be any clock). Set every timer of the "
+        + "job, the deadline included, with the Scheduler's setTimer or setPeriodic.");
+  }
+
   /** The timers the job has scheduled right now, for a message; and any it set with Vert.x itself. */
   String timersInWords() {
     List<ManualClock.Timer> pending = clock.pending();
     String own = pending.isEmpty() ? "; the job has no timer scheduled on its Scheduler"
         : "; scheduled on its Scheduler: " + pending.stream().map(Object::toString).collect(Collectors.joining("; "));
     List<String> vertxTimers = PendingTimers.of(vertx);
+    if (vertxTimers.isEmpty()) {
+      vertxTimers = nettyTimers.sinceStart();
+    }
     return own + (vertxTimers.isEmpty() ? "" : "; and on Vert.x itself, out of the test clock's reach: "
         + String.join(", ", vertxTimers) + ". Take every timer from the Scheduler the job is given: the test runs "
         + "the job on a clock it moves by hand, and a Vert.x timer (vertx.setTimer, Future.timeout) never sees it");
@@ -178,7 +218,12 @@ final class RatesScene {
 
   /** Fails a waiting call with the feed's outage, and lets what it starts run. */
   void fail(Gate<Double> call) {
-    call.fail(new FeedDown(FeedDown.OUTAGE));
+    fail(call, FeedDown.OUTAGE);
+  }
+
+  /** Fails a waiting call with an error that says {@code why}, and lets what it starts run. */
+  void fail(Gate<Double> call, String why) {
+    call.fail(new FeedDown(why));
     settle();
   }
 
@@ -193,8 +238,15 @@ final class RatesScene {
     return OnContext.call(context, refresher::status, WAIT);
   }
 
+  /**
+   * A copy of what rates() returns now, taken on the verticle's event loop: a check compares what was published at
+   * two moments, never one live map with itself.
+   */
   Map<String, Double> rates() {
-    return OnContext.call(context, refresher::rates, WAIT);
+    return OnContext.call(context, () -> {
+      Map<String, Double> published = refresher.rates();
+      return published == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(published));
+    }, WAIT);
   }
 
   /** Calls refresh() on the verticle's event loop, as a caller there would. */

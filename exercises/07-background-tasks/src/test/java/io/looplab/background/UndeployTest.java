@@ -91,17 +91,22 @@ class UndeployTest {
     }
     require(undeploy.succeeded(), "The undeploy failed (" + undeploy.cause() + "). A run that failed or was "
         + "cancelled is the job's business: stop() should still complete successfully.");
+    List<ManualClock.Timer> left = scene.clock.pending();
     int callsAfterUndeploy = scene.calls();
     scene.advance(PERIODS_AFTER * PERIOD.toMillis());
-    require(scene.calls() == callsAfterUndeploy, "After the undeploy, the test moved the clock " + PERIODS_AFTER
-        + " periods on, and the job started new runs (calls: " + scene.callsInWords() + "): its periodic timer is "
-        + "still set. Cancel it in stop(), with the id setPeriodic returned.");
+    require(left.isEmpty() && scene.calls() == callsAfterUndeploy, "Once the undeploy had completed, "
+        + (left.isEmpty() ? "the job had no timer left on its Scheduler" : "still scheduled on the job's Scheduler: "
+        + left.stream().map(Object::toString).collect(Collectors.joining("; "))) + "; then the test moved the clock "
+        + PERIODS_AFTER + " periods on, and the job made " + (scene.calls() - callsAfterUndeploy) + " more call(s) "
+        + "to the feed (calls so far: " + scene.callsInWords() + "). Whatever the job sets on the Scheduler, it "
+        + "cancels by the end of the undeploy: its periodic timer in stop(), and a timer for a next run is never set "
+        + "by a run that ends once stop() has been called.");
   }
 
   @Test
   @Order(2)
   @Points(3)
-  @DisplayName("after runs that succeed, fail and time out, undeploying leaves nothing behind: no timer on the "
+  @DisplayName("after runs that succeed, fail, throw and time out, undeploying leaves nothing behind: no timer on the "
       + "scheduler, nothing firing later, nothing open in Vert.x")
   void undeployLeavesNothingBehind(Vertx vertx) {
     Duration deadline = Duration.ofMillis(500);
@@ -118,6 +123,23 @@ class UndeployTest {
         + "past its deadline, ok) should leave status() at 4 started, 2 succeeded, 2 failed, but it says " + status
         + ".");
 
+    requireNothingLeftAfterUndeploy(vertx, scene);
+
+    // Runs that end in a failure, the last one right before the undeploy: their deadline timers (long here, so
+    // that none has fired on its own by then) must be gone too.
+    RatesScene failing = new RatesScene(vertx, List.of("USD", "GBP"), PERIOD, Duration.ofMillis(5_000));
+    failing.answer(failing.nextRun("The job should start its first run within two periods of start"), 1.10);
+    failing.fail(failing.call(2, "Once the feed answered USD, the run should ask it for GBP"));
+    failing.throwOnNextCall("USD");
+    failing.advance(PERIOD.toMillis());
+    JobStatus failed = failing.status();
+    require(failed.started() == 2 && failed.failed() == 2, "Two runs (the feed failed GBP, then threw on USD) "
+        + "should leave status() at 2 started, 2 failed, but it says " + failed + ".");
+    requireNothingLeftAfterUndeploy(vertx, failing);
+  }
+
+  /** Undeploys the scene's job, checks that nothing is left open, on Vert.x or on the job's Scheduler. */
+  private static void requireNothingLeftAfterUndeploy(Vertx vertx, RatesScene scene) {
     ShutdownCheck.assertCleanUndeploy(vertx, scene.deploymentId);
 
     List<ManualClock.Timer> left = scene.clock.pending();
@@ -128,9 +150,9 @@ class UndeployTest {
     int firedAfter = left.stream().mapToInt(t -> t.fired() - firedBefore.get(t)).sum();
     require(left.isEmpty(), "Still scheduled on the job's Scheduler after undeploy: " + left.stream()
         .map(Object::toString).collect(Collectors.joining("; ")) + ". When the test moved the clock " + PERIODS_AFTER
-        + " s on, they fired " + firedAfter + " time(s) and the job started " + (scene.calls() - calls) + " run(s), "
-        + "with its owner gone. The scheduler is shared and outlives the verticle: whatever the job sets on it, the "
+        + " periods on, they fired " + firedAfter + " time(s) and the job made " + (scene.calls() - calls) + " call(s) "
+        + "to the feed, with its owner gone. The scheduler is shared and outlives the verticle: whatever the job sets on it, the "
         + "job cancels: the periodic timer in stop(), with the id setPeriodic returned, and each run's deadline timer "
-        + "as soon as the run ends in time.");
+        + "as soon as the run ends before it, however it ends: with rates, with a failure, or with a throw.");
   }
 }
