@@ -56,7 +56,6 @@ final class RatesScene {
   private int mostInFlight;
   private String mostInFlightInWords = "none";
   /** The tasks on Vert.x's own clock (Netty's queues) that were there before the job was deployed. */
-  private final NettyTimers nettyTimers;
 
   RatesScene(Vertx vertx, List<String> currencies, Duration period, Duration deadline) {
     this.vertx = vertx;
@@ -80,7 +79,6 @@ final class RatesScene {
       }
     };
     this.refresher = new RatesRefresher(scheduler, this::rate, currencies, period, deadline);
-    this.nettyTimers = new NettyTimers(vertx);
     DeployedOnContext deployed = DeployedOnContext.deploy(vertx, refresher, WAIT);
     this.deploymentId = deployed.deploymentId();
     this.context = deployed.context();
@@ -186,11 +184,11 @@ final class RatesScene {
    * job had just done.
    */
   void requireEveryTimerFromTheScheduler(String when) {
-    List<String> netty = nettyTimers.sinceStart();
+    // every kind of Vert.x timer: setTimer, setPeriodic, vertx.timer and Future.timeout, with the line that set it
     List<String> vertxTimers = PendingTimers.of(vertx);
-    require(netty.isEmpty() && vertxTimers.isEmpty(), when + ", the job had a timer running on Vert.x's own clock "
+    require(vertxTimers.isEmpty(), when + ", the job had a timer running on Vert.x's own clock "
         + "instead of the Scheduler it is given, out of the test clock's reach: " + String.join(", ",
-        vertxTimers.isEmpty() ? netty : vertxTimers) + ". vertx.setTimer, vertx.timer and Future.timeout count "
+        vertxTimers) + ". vertx.setTimer, vertx.timer and Future.timeout count "
         + "real milliseconds on Vert.x's clock; the test moves the Scheduler's clock by hand, and a timer that never "
         + "sees it fires at the wrong moment (in production, the Scheduler might be any clock). Set every timer of the "
         + "job, the deadline included, with the Scheduler's setTimer or setPeriodic.");
@@ -202,9 +200,6 @@ final class RatesScene {
     String own = pending.isEmpty() ? "; the job has no timer scheduled on its Scheduler"
         : "; scheduled on its Scheduler: " + pending.stream().map(Object::toString).collect(Collectors.joining("; "));
     List<String> vertxTimers = PendingTimers.of(vertx);
-    if (vertxTimers.isEmpty()) {
-      vertxTimers = nettyTimers.sinceStart();
-    }
     return own + (vertxTimers.isEmpty() ? "" : "; and on Vert.x itself, out of the test clock's reach: "
         + String.join(", ", vertxTimers) + ". Take every timer from the Scheduler the job is given: the test runs "
         + "the job on a clock it moves by hand, and a Vert.x timer (vertx.setTimer, Future.timeout) never sees it");
