@@ -1,6 +1,7 @@
 package io.looplab.lifecycle;
 
 import io.looplab.grader.Outcome;
+import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.races.Fresh;
 import io.looplab.grader.races.PendingTimers;
 import io.looplab.grader.sync.Gate;
@@ -173,28 +174,61 @@ final class ReportScene {
    */
   void undeployWhileRunning(List<Call> running) {
     CompletableFuture<Void> undeployed = vertx.undeploy(deploymentId).toCompletionStage().toCompletableFuture();
-    String inFlight = running.stream().map(Call::toString).collect(java.util.stream.Collectors.joining(", "));
     try {
       undeployed.get(UNDEPLOY_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.ExecutionException failed) {
-      throw new AssertionFailedError("The undeploy failed with " + failed.getCause() + ", with " + running.size()
-          + " reports in flight (" + inFlight + "): stop() threw or failed instead of abandoning them."
-          + (failed.getCause() instanceof java.util.ConcurrentModificationException ? " A report fails at once "
-          + "when stop() fails its answer, and removes itself from the collection stop() is walking: walk a copy "
-          + "of it." : ""), failed.getCause());
+      throw undeployFailed(running, failed.getCause());
     } catch (java.util.concurrent.TimeoutException late) {
-      List<String> silent = running.stream().filter(call -> !call.hasAnswered()).map(Call::toString).toList();
-      throw new AssertionFailedError("The undeploy had not finished " + Await.inWords(UNDEPLOY_WITHIN) + " after it "
-          + "began, with " + running.size() + " reports in flight (" + inFlight + "): stop()'s future had not "
-          + "completed. At that moment " + (silent.isEmpty() ? "every report had answered"
-          : String.join(", ", silent) + (silent.size() == 1 ? " still ran and had" : " still ran and had each")
-          + " never answered") + ", and " + (pool.out().isEmpty() ? "every connection was back"
-          : "the connections still out were " + CountingPool.describe(pool.out())) + ". stop() must abandon every "
-          + "report in flight (each one, even two for the same name) and complete once their connections are back.");
+      throw undeployNotFinished(running, Await.inWords(UNDEPLOY_WITHIN) + " after it began");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * {@link ShutdownCheck#assertCleanUndeploy} (nothing left behind: timers, threads, pools), with {@code running} in
+   * flight. When the undeploy did not end in the time the check gives it, or failed, says what was seen at that
+   * moment (the reports not answered, the connections still out) rather than a bare time-out.
+   */
+  void assertCleanUndeployWhileRunning(List<Call> running) {
+    try {
+      ShutdownCheck.assertCleanUndeploy(vertx, deploymentId);
+    } catch (AssertionFailedError failed) {
+      if (failed.getCause() instanceof java.util.concurrent.TimeoutException) {
+        throw undeployNotFinished(running, "in the time the shutdown check gives it");
+      }
+      if (failed.getCause() instanceof java.util.concurrent.ExecutionException undeploy) {
+        throw undeployFailed(running, undeploy.getCause());
+      }
+      throw failed;
+    }
+  }
+
+  /** The undeploy failed: stop() threw, or its future failed. */
+  private static AssertionFailedError undeployFailed(List<Call> running, Throwable error) {
+    return new AssertionFailedError("The undeploy failed with " + error + ", with " + running.size()
+        + (running.size() == 1 ? " report" : " reports") + " in flight (" + inWords(running) + "): stop() threw or "
+        + "failed instead of abandoning them." + (error instanceof java.util.ConcurrentModificationException
+        ? " A report fails at once when stop() fails its answer, and removes itself from the collection stop() is "
+        + "walking: walk a copy of it." : ""), error);
+  }
+
+  private static String inWords(List<Call> calls) {
+    return calls.stream().map(Call::toString).collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /** The undeploy did not end {@code when}: what was seen at that moment. */
+  private AssertionFailedError undeployNotFinished(List<Call> running, String when) {
+    String inFlight = inWords(running);
+    List<String> silent = running.stream().filter(call -> !call.hasAnswered()).map(Call::toString).toList();
+    return new AssertionFailedError("The undeploy had not finished " + when + ", with " + running.size() + (running.size() == 1 ? " report" : " reports") + " in flight (" + inFlight
+        + "): stop()'s future had not completed. At that moment " + (silent.isEmpty() ? "every report had answered"
+        : String.join(", ", silent) + (silent.size() == 1 ? " still ran and had" : " still ran and had each")
+        + " never answered") + ", and " + (pool.out().isEmpty() ? "every connection was back"
+        : "the connections still out were " + CountingPool.describe(pool.out())) + ". stop() must abandon every "
+        + "report in flight (each one, even two for the same name) and complete once their connections are back: a "
+        + "stop() that waits for a report it did not abandon waits for a query that may never end.");
   }
 
   /** What one caller asked, and what it heard. */

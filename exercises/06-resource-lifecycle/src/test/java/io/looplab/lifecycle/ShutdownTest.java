@@ -3,7 +3,6 @@ package io.looplab.lifecycle;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
-import io.looplab.grader.leaks.ShutdownCheck;
 import io.looplab.grader.sync.Gate;
 import io.looplab.grader.testkit.WarmUp;
 import io.looplab.lifecycle.ReportScene.Call;
@@ -50,7 +49,7 @@ class ShutdownTest {
     Call bob = scene.report("bob");
     Gate<String> bobQuery = scene.awaitQuery(2, bob);
 
-    ShutdownCheck.assertCleanUndeploy(vertx, scene.deploymentId);
+    scene.assertCleanUndeployWhileRunning(List.of(bob));
     require(bob.hasAnswered() && bob.outcomeNow().isFailure(), "The service was undeployed while bob's report "
         + "still ran, and report(\"bob\") " + (bob.hasAnswered() ? "answered " + bob.outcomeNow() : "never answered")
         + ". A report still running at undeploy must be abandoned: fail it (the service stopped) in stop(), so that "
