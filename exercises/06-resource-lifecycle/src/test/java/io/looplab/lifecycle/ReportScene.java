@@ -222,13 +222,17 @@ final class ReportScene {
   private AssertionFailedError undeployNotFinished(List<Call> running, String when) {
     String inFlight = inWords(running);
     List<String> silent = running.stream().filter(call -> !call.hasAnswered()).map(Call::toString).toList();
-    return new AssertionFailedError("The undeploy had not finished " + when + ", with " + running.size() + (running.size() == 1 ? " report" : " reports") + " in flight (" + inFlight
-        + "): stop()'s future had not completed. At that moment " + (silent.isEmpty() ? "every report had answered"
+    return new AssertionFailedError("The undeploy had not finished " + when + ", with " + running.size()
+        + (running.size() == 1 ? " report" : " reports") + " in flight (" + inFlight + "): stop()'s future had not "
+        + "completed. At that moment " + (silent.isEmpty() ? "every report had answered"
         : String.join(", ", silent) + (silent.size() == 1 ? " still ran and had" : " still ran and had each")
         + " never answered") + ", and " + (pool.out().isEmpty() ? "every connection was back"
-        : "the connections still out were " + CountingPool.describe(pool.out())) + ". stop() must abandon every "
-        + "report in flight (each one, even two for the same name) and complete once their connections are back: a "
-        + "stop() that waits for a report it did not abandon waits for a query that may never end.");
+        : "the connections still out were " + CountingPool.describe(pool.out())) + ". " + (silent.isEmpty()
+        ? "So stop() waited for something other than these reports: its future must complete once the reports it "
+        + "abandoned have, connections back."
+        : "stop() must abandon every report in flight (each one, even two for the same name) and complete once "
+        + "their connections are back: a stop() that waits for a report it did not abandon waits for a query that "
+        + "may never end."));
   }
 
   /** What one caller asked, and what it heard. */
