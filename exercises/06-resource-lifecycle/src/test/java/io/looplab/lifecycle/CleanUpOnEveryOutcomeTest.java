@@ -64,7 +64,7 @@ class CleanUpOnEveryOutcomeTest {
 
   @Test
   @Order(2)
-  @Points(3)
+  @Points(2)
   @DisplayName("a query that fails makes the report fail with the database's own error, and its connection goes "
       + "back")
   void aFailedQueryGivesItsConnectionBack(Vertx vertx) {
@@ -102,7 +102,7 @@ class CleanUpOnEveryOutcomeTest {
 
   @Test
   @Order(4)
-  @Points(4)
+  @Points(3)
   @DisplayName("a pool of 2 serves 3 failed reports in a row, and a good report after them: no failure keeps its "
       + "connection")
   void aPoolOfTwoServesThreeFailuresInARow(Vertx vertx) {
@@ -138,5 +138,45 @@ class CleanUpOnEveryOutcomeTest {
         "After three failures, report(\"dan\") should answer his report, but it answered " + dan.outcomeNow() + ".");
     scene.assertEveryConnectionBack("after three failed reports in a row and a good one");
     scene.assertNoDeadlineLeft("after three failed reports in a row and a good one");
+  }
+
+  @Test
+  @Order(5)
+  @Points(2)
+  @DisplayName("a pool with no connection free refuses: the report fails with the pool's own PoolExhaustedException, "
+      + "borrows nothing and leaves no deadline behind")
+  void aRefusedBorrowFailsWithThePoolsError(Vertx vertx) {
+    ReportScene scene = new ReportScene(vertx, 1, NO_DEADLINE);
+    Call ada = scene.report("ada");
+    Gate<String> adaQuery = scene.awaitQuery(1, ada);
+
+    // ada holds the pool's only connection: the pool refuses bob at once, with a PoolExhaustedException.
+    Call bob = scene.report("bob");
+    Outcome<String> heard = bob.outcome(ReportScene.AT_ONCE, "after the pool refused him a connection ("
+        + String.join("; ", scene.pool.refusals()) + "): acquire() failed with a PoolExhaustedException, and "
+        + "nothing passed that failure on to the caller. A failed borrow is one more way out: chain on the "
+        + "acquire's future with compose (which passes a failure on), or listen to its failure too");
+    require(scene.pool.refusals().size() == 1, "report(\"bob\") was asked while ada's report held the pool's only "
+        + "connection, and the pool refused " + scene.pool.refusals().size() + " acquire(s) instead of 1: "
+        + scene.pool.refusals() + ". One report borrows once.");
+    require(heard.isFailure() && heard.error() instanceof PoolExhaustedException
+        && String.valueOf(heard.error().getMessage()).equals(scene.pool.refusals().get(0)), "The pool refused "
+        + "report(\"bob\") a connection with PoolExhaustedException: " + scene.pool.refusals().get(0) + "; "
+        + "report(\"bob\") answered " + heard + ". The report fails with the pool's own error, unchanged: it "
+        + "tells the caller the pool is out of connections, which no other error does.");
+
+    // ada's report goes on and ends well; the pool's connection was never bob's to give back.
+    adaQuery.open("ada's report: 5 rows");
+    require(ada.outcome(WAIT, "after her query answered").equals(Outcome.of("ada's report: 5 rows")),
+        "report(\"ada\") should answer her report, but it answered " + ada.outcomeNow() + ".");
+    scene.assertEveryConnectionBack("after a report the pool refused (bob's) and one that succeeded (ada's)");
+    scene.assertNoDeadlineLeft("after a report the pool refused (bob's, which never had a connection, so never "
+        + "a query to time) and one that succeeded (ada's)");
+    Call cyd = scene.report("cyd");
+    scene.awaitQuery(2, cyd).open("cyd's report: 9 rows");
+    require(cyd.outcome(WAIT, "after her query answered").equals(Outcome.of("cyd's report: 9 rows")),
+        "After the pool had refused bob, report(\"cyd\") should answer her report, but it answered "
+            + cyd.outcomeNow() + ".");
+    scene.assertEveryConnectionBack("after a refused report and two that succeeded");
   }
 }

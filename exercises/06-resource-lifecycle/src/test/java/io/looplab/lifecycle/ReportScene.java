@@ -1,8 +1,11 @@
 package io.looplab.lifecycle;
 
 import io.looplab.grader.Outcome;
+import io.looplab.grader.leaks.ShutdownCheck;
+import io.looplab.grader.races.Fresh;
 import io.looplab.grader.races.PendingTimers;
 import io.looplab.grader.sync.Gate;
+import io.looplab.grader.sync.VerticleContext;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedOnContext;
 import io.looplab.grader.testkit.OnContext;
@@ -37,6 +40,8 @@ final class ReportScene {
   static final Duration AT_ONCE = Duration.ofSeconds(2);
   /** A deadline that never passes in a test that is not about it. */
   static final Duration NO_DEADLINE = Duration.ofSeconds(60);
+  /** How long the test waits for an undeploy: a correct stop() completes in the task that abandons the reports. */
+  static final Duration UNDEPLOY_WITHIN = Duration.ofSeconds(3);
 
   final Vertx vertx;
   final CountingPool pool;
@@ -55,7 +60,15 @@ final class ReportScene {
 
   /** Asks the service for the report {@code name}, on its event loop; the caller can give up later. */
   Call report(String name) {
-    Call call = new Call(name);
+    return report(name, "");
+  }
+
+  /**
+   * As {@link #report(String)}, for a caller the messages tell apart from another who asked for the same report:
+   * {@code who} is said after the call, such as "(the second caller)". The name is a new String each time.
+   */
+  Call report(String name, String who) {
+    Call call = new Call(Fresh.copyOf(name), who);
     OnContext.run(context, () -> {
       Future<String> future;
       try {
@@ -66,7 +79,7 @@ final class ReportScene {
             + "the future, and an exception thrown at it skips all of that.", thrown);
       }
       require(future != null, "report(\"" + name + "\") returned null instead of a future.");
-      future.onComplete(done -> call.answeredOn(Vertx.currentContext()).outcome.complete(done.succeeded()
+      future.onComplete(done -> call.answeredHere().outcome.complete(done.succeeded()
           ? Outcome.of(String.valueOf(done.result())) : Outcome.failed(done.cause())));
     }, WAIT);
     return call;
@@ -153,15 +166,101 @@ final class ReportScene {
         + "tryFail) and give the connection back once, when that answer is settled.");
   }
 
+  /**
+   * Undeploys the service with {@code running} in flight and waits, bounded, for the undeploy to end. Fails, saying
+   * what was seen, when stop() failed or threw, or when the undeploy did not end in time: then it names the reports
+   * that had not answered and the connections still out at that moment, because stop() waits for what it never
+   * abandoned.
+   */
+  void undeployWhileRunning(List<Call> running) {
+    CompletableFuture<Void> undeployed = vertx.undeploy(deploymentId).toCompletionStage().toCompletableFuture();
+    try {
+      undeployed.get(UNDEPLOY_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException failed) {
+      throw undeployFailed(running, failed.getCause());
+    } catch (java.util.concurrent.TimeoutException late) {
+      throw undeployNotFinished(running, Await.inWords(UNDEPLOY_WITHIN) + " after it began");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * {@link ShutdownCheck#assertCleanUndeploy} (nothing left behind: timers, threads, pools), with {@code running} in
+   * flight. When the undeploy did not end in the time the check gives it, or failed, says what was seen at that
+   * moment (the reports not answered, the connections still out) rather than a bare time-out.
+   */
+  void assertCleanUndeployWhileRunning(List<Call> running) {
+    try {
+      ShutdownCheck.assertCleanUndeploy(vertx, deploymentId);
+    } catch (AssertionFailedError failed) {
+      if (failed.getCause() instanceof java.util.concurrent.TimeoutException) {
+        throw undeployNotFinished(running, "in the time the shutdown check gives it");
+      }
+      if (failed.getCause() instanceof java.util.concurrent.ExecutionException undeploy) {
+        throw undeployFailed(running, undeploy.getCause());
+      }
+      throw failed;
+    }
+  }
+
+  /** The undeploy failed: stop() threw, or its future failed. */
+  private static AssertionFailedError undeployFailed(List<Call> running, Throwable error) {
+    return new AssertionFailedError("The undeploy failed with " + error + ", with " + running.size()
+        + (running.size() == 1 ? " report" : " reports") + " in flight (" + inWords(running) + "): stop() threw or "
+        + "failed instead of abandoning them." + (error instanceof java.util.ConcurrentModificationException
+        ? " A report fails at once when stop() fails its answer, and removes itself from the collection stop() is "
+        + "walking: walk a copy of it." : ""), error);
+  }
+
+  private static String inWords(List<Call> calls) {
+    return calls.stream().map(Call::toString).collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /** The undeploy did not end {@code when}: what was seen at that moment. */
+  private AssertionFailedError undeployNotFinished(List<Call> running, String when) {
+    String inFlight = inWords(running);
+    List<String> silent = running.stream().filter(call -> !call.hasAnswered()).map(Call::toString).toList();
+    return new AssertionFailedError("The undeploy had not finished " + when + ", with " + running.size()
+        + (running.size() == 1 ? " report" : " reports") + " in flight (" + inFlight + "): stop()'s future had not "
+        + "completed. At that moment " + (silent.isEmpty() ? "every report had answered"
+        : String.join(", ", silent) + (silent.size() == 1 ? " still ran and had" : " still ran and had each")
+        + " never answered") + ", and " + (pool.out().isEmpty() ? "every connection was back"
+        : "the connections still out were " + CountingPool.describe(pool.out())) + ". " + (silent.isEmpty()
+        ? "So stop() waited for something other than these reports: its future must complete once the reports it "
+        + "abandoned have, connections back."
+        : "stop() must abandon every report in flight (each one, even two for the same name) and complete once "
+        + "their connections are back: a stop() that waits for a report it did not abandon waits for a query that "
+        + "may never end."));
+  }
+
   /** What one caller asked, and what it heard. */
   final class Call {
     final String name;
     final Promise<Void> gaveUp = Promise.promise();
+    private final String who;
+    private final long calledAtNanos = System.nanoTime();
     private final CompletableFuture<Outcome<String>> outcome = new CompletableFuture<>();
     private volatile Context answeredOn;
+    private volatile boolean answeredOnTheLoop;
+    private volatile long answeredAtNanos;
+    private volatile String answeredThread;
 
-    private Call(String name) {
+    private Call(String name, String who) {
       this.name = name;
+      this.who = who;
+    }
+
+    /** "report("ada")", or "report("ada") (the second caller)". */
+    @Override
+    public String toString() {
+      return "report(\"" + name + "\")" + (who.isEmpty() ? "" : " (" + who + ")");
+    }
+
+    /** Milliseconds from just before the call to its answer; -1 before it answered. */
+    long millisToAnswer() {
+      return hasAnswered() ? TimeUnit.NANOSECONDS.toMillis(answeredAtNanos - calledAtNanos) : -1;
     }
 
     boolean hasAnswered() {
@@ -195,14 +294,25 @@ final class ReportScene {
       OnContext.run(context, () -> gaveUp.tryFail(why), WAIT);
     }
 
-    private Call answeredOn(Context where) {
-      answeredOn = where;
+    private Call answeredHere() {
+      answeredAtNanos = System.nanoTime();
+      answeredOn = Vertx.currentContext();
+      answeredThread = Thread.currentThread().getName();
+      answeredOnTheLoop = VerticleContext.isCurrent(context);
       return this;
     }
 
-    /** True when the answer reached the caller on the service's own event loop. */
+    /**
+     * True when the answer reached the caller on the service's own event loop: its context, or a duplicate of it (a
+     * vertx.timer completion runs on one), on its thread.
+     */
     boolean answeredOnTheServicesLoop() {
-      return answeredOn == context;
+      return answeredOnTheLoop;
+    }
+
+    /** Where the answer reached the caller, in words: "another Vert.x context than the verticle's", ... */
+    String answeredWhere() {
+      return VerticleContext.describe(answeredOn, context) + ", on the thread " + answeredThread;
     }
   }
 }

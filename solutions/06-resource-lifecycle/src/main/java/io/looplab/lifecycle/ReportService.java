@@ -56,8 +56,9 @@ public class ReportService extends VerticleBase {
    *     complete
    * @return a future that succeeds with the report's text; fails with the query's own error (a failed future, or what
    *     the query threw), or the pool's; fails with a {@link java.util.concurrent.TimeoutException} when the query
-   *     has not answered within the deadline; and fails with a {@link java.util.concurrent.CancellationException}
-   *     once the caller gives up. After a timeout or a caller who gave up, the connection is back in the pool at
+   *     has not answered within the deadline (not before it); and fails with a
+   *     {@link java.util.concurrent.CancellationException} once the caller gives up, whatever {@code callerGaveUp}
+   *     completed with. After a timeout or a caller who gave up, the connection is back in the pool at
    *     once, without waiting for the abandoned query, and whatever that query answers later changes nothing.
    */
   public Future<String> report(String name, Future<?> callerGaveUp) {
