@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Wraps the blocking legacy catalog client and answers {@link Protocol#CATALOG} requests, one at a time: the client
- * blocks, and it is not thread-safe.
+ * blocks, and it is not thread-safe. A failed lookup fails that request only: the next one is served as usual.
  */
 public class CatalogWorker extends VerticleBase {
 

@@ -14,14 +14,14 @@ import static io.looplab.singleowner.Protocol.STOCK;
 
 /**
  * The HTTP edge, deployed as several instances. It holds no state: it turns each request into a question on the
- * event bus, waits for the answer no longer than {@code timeout.ms}, and turns the answer (or the failure) into an
- * HTTP response.
+ * event bus, waits for the answer no longer than {@code timeout.ms} (each instance its own config's: two edges
+ * deployed with different configs wait differently), and turns the answer (or the failure) into an HTTP response.
  * <ul>
  *   <li>{@code GET /stock/:item}: 200 {@code {"item", "left"}};</li>
  *   <li>{@code POST /stock/:item/reserve}: 200 {@code {"item", "left"}}, or 409 when none is left;</li>
  *   <li>{@code GET /catalog/:item}: 200 {@code {"item", "description"}}, or 502 when the legacy catalog failed.</li>
  * </ul>
- * Any answer that does not come in time is a 503 whose body says why.
+ * Any answer that does not come in time is a 503. Every failure's body is a JSON object {@code {"error": reason}}.
  */
 public class HttpEdge extends VerticleBase {
 

@@ -29,8 +29,13 @@ final class HeldCatalog implements CatalogBackend {
   /** A lookup the test has not answered yet; it gives up on its own after this long (only a broken run gets there). */
   private static final long GIVE_UP_SECONDS = 30;
 
-  /** One lookup: the item asked for, the thread that asked, and the answer the test gives. */
-  record Call(String item, String thread, boolean onEventLoop, String callSite, CompletableFuture<String> answer) {
+  /**
+   * One lookup: the item asked for, the thread that asked, the answer the test gives, and the items of the lookups
+   * that were still inside the client, unanswered, when this one began (empty while the client has one call at a
+   * time).
+   */
+  record Call(String item, String thread, boolean onEventLoop, String callSite, CompletableFuture<String> answer,
+      List<String> alongside) {
   }
 
   private final List<Call> calls = new ArrayList<>();
@@ -43,9 +48,11 @@ final class HeldCatalog implements CatalogBackend {
 
   @Override
   public String lookUp(String item) throws IOException {
-    Call call = new Call(item, Thread.currentThread().getName(), Context.isOnEventLoopThread(),
-        CallSite.ofCurrentCallAndCallee().orElse("LegacyCatalog.describe"), new CompletableFuture<>());
+    Call call;
     synchronized (calls) {
+      List<String> alongside = calls.stream().filter(c -> !c.answer.isDone()).map(Call::item).toList();
+      call = new Call(item, Thread.currentThread().getName(), Context.isOnEventLoopThread(),
+          CallSite.ofCurrentCallAndCallee().orElse("LegacyCatalog.describe"), new CompletableFuture<>(), alongside);
       calls.add(call);
     }
     called.fire();
@@ -74,7 +81,23 @@ final class HeldCatalog implements CatalogBackend {
     }
   }
 
-  private static String answerOf(Object answer) {
+  /**
+   * Waits until {@code count} lookups have been made in all, or {@code request} is answered without them, or
+   * {@code within} passes; whether the lookups came.
+   */
+  boolean lookupsArrive(int count, Future<?> request, Duration within) {
+    request.onComplete(done -> called.fire());
+    called.await(() -> calls().size() >= count || request.isComplete(), within.toMillis());
+    return calls().size() >= count;
+  }
+
+  /** Waits until {@code count} lookups have been made in all, or {@code within} passes; whether they came. */
+  boolean lookupsArrive(int count, Duration within) {
+    return called.await(() -> calls().size() >= count, within.toMillis());
+  }
+
+  /** An answer or an HTTP response, in words for a message. */
+  static String answerOf(Object answer) {
     return answer instanceof HttpResponse<?> http ? http.statusCode() + " " + http.bodyAsString()
         : String.valueOf(answer);
   }

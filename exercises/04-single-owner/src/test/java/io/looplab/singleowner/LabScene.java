@@ -1,7 +1,10 @@
 package io.looplab.singleowner;
 
+import io.looplab.grader.sync.Signal;
+import io.looplab.grader.sync.VerticleContext;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedService;
+import io.vertx.core.Context;
 import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -51,6 +54,8 @@ final class LabScene implements AfterEachCallback {
 
   final HeldCatalog catalog = new HeldCatalog();
   private final List<String> senders = new CopyOnWriteArrayList<>();
+  private final List<Context> senderContexts = new CopyOnWriteArrayList<>();
+  private final Signal sent = new Signal();
   private String sendersOf;
   private DeployedService app;
 
@@ -88,6 +93,8 @@ final class LabScene implements AfterEachCallback {
     vertx.eventBus().addOutboundInterceptor(delivery -> {
       if (delivery.message().address().equals(sendersOf)) {
         senders.add(Thread.currentThread().getName());
+        senderContexts.add(VerticleContext.rootOf(Vertx.currentContext()));
+        sent.fire();
       }
       delivery.next();
     });
@@ -96,6 +103,19 @@ final class LabScene implements AfterEachCallback {
   /** The threads that sent a message to the address given to {@link #recordSendersTo}, one entry per message. */
   List<String> senders() {
     return List.copyOf(senders);
+  }
+
+  /**
+   * How many verticle instances sent to the address given to {@link #recordSendersTo}: each instance has a context of
+   * its own, and the duplicates Vert.x makes of it for each request count as the instance's.
+   */
+  int senderInstances() {
+    return (int) senderContexts.stream().filter(java.util.Objects::nonNull).distinct().count();
+  }
+
+  /** Waits until {@code count} messages were sent to the recorded address, or {@code within} passes; whether they were. */
+  boolean awaitSenders(int count, Duration within) {
+    return sent.await(() -> senders.size() >= count, within.toMillis());
   }
 
   /** Asks {@code address} over the event bus, as the edge would, and gives up after {@link #WAIT}. */
@@ -146,6 +166,26 @@ final class LabScene implements AfterEachCallback {
       throw new AssertionFailedError(request + " should answer a JSON object, but answered: "
           + response.bodyAsString());
     }
+  }
+
+  /**
+   * The "error" of a failure's body, which must be a JSON object {"error": reason}: a reason that is only somewhere in
+   * the text is not enough, a client reads the field.
+   */
+  static String errorOf(HttpResponse<Buffer> answer, String what) {
+    String body = bodyOf(answer);
+    JsonObject json;
+    try {
+      json = new JsonObject(body);
+    } catch (RuntimeException e) {
+      throw new AssertionFailedError(what + " but its body is not a JSON object: \"" + body + "\". "
+          + "Answer the reason as {\"error\": reason}, for example ctx.response().end(new JsonObject().put("
+          + "\"error\", reason).encode()).");
+    }
+    Object error = json.getValue("error");
+    require(error instanceof String text && !text.isBlank(), what + " with the body " + body + ", which has no "
+        + "reason in its field \"error\". Answer {\"error\": reason}, the reason in words.");
+    return (String) error;
   }
 
   /** The body of an HTTP answer, as text ("" when empty). */

@@ -3,6 +3,7 @@ package io.looplab.singleowner;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
 import io.looplab.grader.guard.GivenCode;
+import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.WarmUp;
 import io.looplab.legacy.LegacyCatalog;
 import io.vertx.core.DeploymentOptions;
@@ -51,8 +52,12 @@ class OwnerProtocolTest {
   }
 
   private void deployOwner(Vertx vertx) {
-    scene.deploy(vertx, new StockOwner(), new DeploymentOptions()
-        .setConfig(new JsonObject().put("stock", new JsonObject().put("apple", 2))), "StockOwner");
+    deployOwner(vertx, new JsonObject().put("apple", 2));
+  }
+
+  private void deployOwner(Vertx vertx, JsonObject stock) {
+    scene.deploy(vertx, new StockOwner(), new DeploymentOptions().setConfig(new JsonObject().put("stock", stock)),
+        "StockOwner");
   }
 
   @Test
@@ -73,7 +78,7 @@ class OwnerProtocolTest {
 
   @Test
   @Order(2)
-  @Points(3)
+  @Points(2)
   @DisplayName("a reserve with nothing left fails with the code OUT_OF_STOCK, and takes nothing")
   void outOfStockFailsWithItsCode(Vertx vertx) {
     deployOwner(vertx);
@@ -95,14 +100,63 @@ class OwnerProtocolTest {
 
   @Test
   @Order(3)
-  @Points(3)
+  @Points(2)
+  @DisplayName("each item has its own stock: apples running out refuses apples, not pears")
+  void eachItemHasItsOwnStock(Vertx vertx) {
+    deployOwner(vertx, new JsonObject().put("apple", 1).put("pear", 2));
+    String stock = "With 1 apple and 2 pears in stock, ";
+    require(left(vertx, RESERVE, "apple") == 0, stock + "a reserve of the apple should leave 0 apples.");
+    ReplyException refused = refusal(ask(vertx, STOCK, RESERVE, "apple"), stock + "a second reserve of an apple",
+        "With no apple left, the owner must refuse it with Protocol.OUT_OF_STOCK.");
+    require(refused.failureCode() == OUT_OF_STOCK, stock + "a second reserve of an apple failed with "
+        + refused.failureType() + ", code " + refused.failureCode() + ", instead of OUT_OF_STOCK.");
+    String expected = "The stock of each item is its own: the ledger counts each item apart, and no field or flag of "
+        + "the owner may stand for all items at once.";
+    var pearReserve = Await.outcome(ask(vertx, STOCK, RESERVE, "pear"), WAIT.plusSeconds(1), stock + "a reserve of "
+        + "a pear got no answer within " + Await.inWords(WAIT) + ".");
+    require(pearReserve.succeeded(), stock + "after the apples ran out, a reserve of a pear (2 in stock) failed with "
+        + describe(pearReserve.cause()) + ". " + expected);
+    JsonObject pear = pearReserve.result().body();
+    require(new JsonObject().put("item", "pear").put("left", 1).equals(pear), stock + "after the apples ran out, a "
+        + "reserve of a pear should answer {\"item\":\"pear\",\"left\":1}, but answered " + pear + ". " + expected);
+    int apples = left(vertx, COUNT, "apple");
+    int pears = left(vertx, COUNT, "pear");
+    require(apples == 0 && pears == 1, stock + "after 1 apple and 1 pear were reserved, counts should answer 0 apples "
+        + "and 1 pear, but answered " + apples + " apples and " + pears + " pears. " + expected);
+  }
+
+  private static String describe(Throwable failure) {
+    if (failure instanceof ReplyException reply && reply.failureType() == ReplyFailure.RECIPIENT_FAILURE) {
+      String code = switch (reply.failureCode()) {
+        case OUT_OF_STOCK -> "OUT_OF_STOCK";
+        case UNKNOWN_ACTION -> "UNKNOWN_ACTION";
+        default -> "code " + reply.failureCode();
+      };
+      return code + " (\"" + reply.getMessage() + "\")";
+    }
+    return String.valueOf(failure);
+  }
+
+  /** The "left" of an answer to {@code action} for {@code item}, which must be an answer for that item. */
+  private static int left(Vertx vertx, String action, String item) {
+    String what = "A " + action + " of " + item + " at " + STOCK;
+    JsonObject answer = LabScene.answerOf(ask(vertx, STOCK, action, item), what);
+    Integer left = answer.getInteger("left");
+    require(item.equals(answer.getString("item")) && left != null, what + " should answer {\"item\":\"" + item
+        + "\",\"left\":n}, but answered " + answer + ".");
+    return left;
+  }
+
+  @Test
+  @Order(4)
+  @Points(2)
   @DisplayName("an unknown or missing action is refused with the code UNKNOWN_ACTION, not dropped")
   void unknownActionIsRefusedWithACode(Vertx vertx) {
     deployOwner(vertx);
     String expected = "A command the owner does not know must be refused at once with message.fail("
         + "Protocol.UNKNOWN_ACTION, reason): dropped, it leaves the caller waiting for its timeout, and a typo in a "
         + "caller's code looks like a slow owner.";
-    for (String action : new String[] {"restock", null}) {
+    for (String action : new String[] {"restock", Protocol.DESCRIBE, "", null}) {
       String what = "A request to " + STOCK + " with " + (action == null ? "no action header" : "the action \""
           + action + "\"");
       ReplyException refused = refusal(ask(vertx, STOCK, action, "apple"), what, expected);

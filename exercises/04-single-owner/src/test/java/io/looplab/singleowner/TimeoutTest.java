@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -56,6 +58,9 @@ class TimeoutTest {
    */
   private static final long LATE_MS = 1_500;
 
+  /** The other edge's timeout, side by side with the short one: far from it, and from any default of 1 or 2 s. */
+  private static final long LONG_TIMEOUT_MS = 2_500;
+
   @RegisterExtension
   final LabScene scene = new LabScene();
 
@@ -66,21 +71,42 @@ class TimeoutTest {
 
   /** Checks a 503 with a reason, then that no reply handler or timer outlived it. */
   private void assertTimedOut(Vertx vertx, Future<HttpResponse<Buffer>> request, long sentAt, String what) {
-    HttpResponse<Buffer> answer = Await.result(request, WAIT, what + " got no answer within " + Await.inWords(WAIT)
-        + ", although the edge's timeout.ms was " + SHORT_TIMEOUT_MS + ". Vert.x waits 30 s for a reply unless "
+    assertTimedOut(timed(request, sentAt), SHORT_TIMEOUT_MS, what);
+    assertNothingLeft(vertx, what);
+  }
+
+  /** An HTTP answer and how long after {@code sentAt} it came, taken the moment it comes. */
+  private record Timed(HttpResponse<Buffer> answer, long tookMs) {
+  }
+
+  private static Future<Timed> timed(Future<HttpResponse<Buffer>> request, long sentAt) {
+    return request.map(answer -> new Timed(answer, (System.nanoTime() - sentAt) / 1_000_000));
+  }
+
+  /** Checks a 503 with a JSON reason, no sooner than {@code timeoutMs} and at most {@link #LATE_MS} later. */
+  private static void assertTimedOut(Future<Timed> request, long timeoutMs, String what) {
+    Timed timed = Await.result(request, WAIT, what + " got no answer within " + Await.inWords(WAIT)
+        + ", although the edge's timeout.ms was " + timeoutMs + ". Vert.x waits 30 s for a reply unless "
         + "told otherwise: give the request its timeout, new DeliveryOptions().setSendTimeout(timeout.ms), and "
         + "answer the TIMEOUT failure with a 503.");
-    long tookMs = (System.nanoTime() - sentAt) / 1_000_000;
+    HttpResponse<Buffer> answer = timed.answer();
+    long tookMs = timed.tookMs();
     String body = bodyOf(answer);
-    require(answer.statusCode() == 503, what + " should answer 503 (service unavailable) after " + SHORT_TIMEOUT_MS
+    require(answer.statusCode() == 503, what + " should answer 503 (service unavailable) after " + timeoutMs
         + " ms without an answer, but answered " + answer.statusCode() + " " + body + ".");
     require(!body.isBlank() && !body.trim().equalsIgnoreCase("Service Unavailable"), what + " answered 503, but its "
         + "body gives no reason: \"" + body + "\". Say what did not answer, and within how long.");
-    require(tookMs >= SHORT_TIMEOUT_MS * 4 / 5, what + " answered 503 after " + tookMs + " ms, before its timeout of "
-        + SHORT_TIMEOUT_MS + " ms had passed: wait for the answer until timeout.ms, not less.");
-    require(tookMs <= SHORT_TIMEOUT_MS + LATE_MS, what + " answered 503 after " + tookMs + " ms, although the "
-        + "config's timeout.ms was " + SHORT_TIMEOUT_MS + ". Take the timeout from config().getLong(\"timeout.ms\", "
-        + "...) and put it on the request: the caller, not your default, decides how long it can wait.");
+    LabScene.errorOf(answer, what + " answered 503,");
+    String fromConfig = "Take the timeout from this instance's config().getLong(\"timeout.ms\", ...), keep it in an "
+        + "instance field (a static one is shared by every HttpEdge in the JVM, whatever its config), and put it on "
+        + "the request: the caller, not your default, decides how long it can wait.";
+    require(tookMs >= timeoutMs * 4 / 5, what + " answered 503 after " + tookMs + " ms, although the config's "
+        + "timeout.ms was " + timeoutMs + ": wait for the answer until timeout.ms, not less. " + fromConfig);
+    require(tookMs <= timeoutMs + LATE_MS, what + " answered 503 after " + tookMs + " ms, although the config's "
+        + "timeout.ms was " + timeoutMs + ". " + fromConfig);
+  }
+
+  private static void assertNothingLeft(Vertx vertx, String what) {
     List<String> left = new ArrayList<>(ReplyHandlers.pending(vertx));
     left.addAll(PendingTimers.of(vertx));
     require(left.isEmpty(), what + " answered 503, but left behind: " + left + ". A caller that gave up must not "
@@ -91,7 +117,7 @@ class TimeoutTest {
 
   @Test
   @Order(1)
-  @Points(5)
+  @Points(3)
   @DisplayName("when the owner never answers, the caller gets a 503 with a reason within the timeout, and no reply handler or timer is left")
   void silentOwnerMeansA503(Vertx vertx) {
     List<Message<JsonObject>> taken = new CopyOnWriteArrayList<>();
@@ -110,6 +136,37 @@ class TimeoutTest {
   @Test
   @Order(2)
   @Points(3)
+  @DisplayName("two edges deployed with different timeout.ms side by side each wait their own, for the stock and the catalog")
+  void eachEdgeWaitsItsOwnTimeout(Vertx vertx) {
+    for (String address : List.of(Protocol.STOCK, Protocol.CATALOG)) {
+      Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> { }).completion(), WAIT,
+          "The test could not register its silent consumer at " + address + ".");
+    }
+    // The long one first: an edge that keeps its timeout in a static would give it the short one's, deployed last.
+    // Its lower bound is what tells a timeout of one's own (1 s, 2 s) from timeout.ms: timers never fire early.
+    Map<Long, DeployedService> edges = new LinkedHashMap<>();
+    for (long timeoutMs : new long[] {LONG_TIMEOUT_MS, SHORT_TIMEOUT_MS}) {
+      edges.put(timeoutMs, scene.deploy(vertx, new HttpEdge(), new DeploymentOptions()
+          .setConfig(LabScene.config(timeoutMs, new JsonObject())), "HttpEdge with timeout.ms " + timeoutMs));
+    }
+    long sentAt = System.nanoTime();
+    Map<String, Future<Timed>> asked = new LinkedHashMap<>();
+    Map<String, Long> timeoutOf = new LinkedHashMap<>();
+    for (long timeoutMs : new long[] {SHORT_TIMEOUT_MS, LONG_TIMEOUT_MS}) {
+      for (String path : List.of("/stock/apple", "/catalog/pear")) {
+        String what = "GET " + path + ", at the edge deployed with timeout.ms " + timeoutMs + " (another edge has "
+            + (timeoutMs == SHORT_TIMEOUT_MS ? LONG_TIMEOUT_MS : SHORT_TIMEOUT_MS) + "), with nobody answering,";
+        asked.put(what, timed(edges.get(timeoutMs).get(path), sentAt));
+        timeoutOf.put(what, timeoutMs);
+      }
+    }
+    asked.forEach((what, request) -> assertTimedOut(request, timeoutOf.get(what), what));
+    assertNothingLeft(vertx, "Each of 4 requests");
+  }
+
+  @Test
+  @Order(3)
+  @Points(2)
   @DisplayName("when the legacy catalog hangs, the caller gets a 503 with a reason within the timeout")
   void hangingCatalogMeansA503(Vertx vertx) {
     DeployedService app = scene.deployApp(vertx, LabScene.config(SHORT_TIMEOUT_MS, new JsonObject()));
@@ -121,7 +178,7 @@ class TimeoutTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   @Points(2)
   @DisplayName("an answer that comes in time leaves no reply handler or timer behind")
   void anAnswerInTimeLeavesNothing(Vertx vertx) {
