@@ -34,6 +34,7 @@ final class GatedDirectory implements UserDirectory {
   final GatedDependency<String, JsonArray> orders = new GatedDependency<>();
   /** The client's I/O thread, where every answer is delivered. */
   final String clientThread = "directory-client-" + CLIENTS.incrementAndGet();
+  private volatile FieldWatch watch;
   private final ExecutorService client = Executors.newSingleThreadExecutor(task -> {
     Thread thread = new Thread(task, clientThread);
     thread.setDaemon(true);
@@ -42,12 +43,12 @@ final class GatedDirectory implements UserDirectory {
 
   @Override
   public CompletionStage<JsonObject> profile(String user) {
-    return answeredOnTheClientThread(profiles.apply(user));
+    return answeredOnTheClientThread("profile", user, profiles.apply(user));
   }
 
   @Override
   public CompletionStage<JsonArray> orders(String user) {
-    return answeredOnTheClientThread(orders.apply(user));
+    return answeredOnTheClientThread("orders", user, orders.apply(user));
   }
 
   /** The pending lookups of both kinds, as labelled gates, in the order they were called within each kind. */
@@ -78,13 +79,29 @@ final class GatedDirectory implements UserDirectory {
     client.shutdownNow();
   }
 
-  private <T> CompletionStage<T> answeredOnTheClientThread(Future<T> gated) {
+  /**
+   * From now on, each answer is delivered under {@code watch}: a field of the learner's that changes while the client
+   * thread delivers it is noted.
+   */
+  void watch(FieldWatch watch) {
+    this.watch = watch;
+  }
+
+  private <T> CompletionStage<T> answeredOnTheClientThread(String kind, String user, Future<T> gated) {
     CompletableFuture<T> answer = new CompletableFuture<>();
     gated.onComplete(outcome -> client.execute(() -> {
-      if (outcome.succeeded()) {
-        answer.complete(outcome.result());
+      Runnable delivery = () -> {
+        if (outcome.succeeded()) {
+          answer.complete(outcome.result());
+        } else {
+          answer.completeExceptionally(outcome.cause());
+        }
+      };
+      FieldWatch current = watch;
+      if (current == null) {
+        delivery.run();
       } else {
-        answer.completeExceptionally(outcome.cause());
+        current.around("the answer to " + user + "'s " + kind + " lookup", delivery);
       }
     }));
     return answer;

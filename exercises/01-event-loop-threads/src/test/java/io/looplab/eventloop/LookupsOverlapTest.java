@@ -72,7 +72,7 @@ class LookupsOverlapTest {
 
   @TestFactory
   @Order(4)
-  @Points(4)
+  @Points(3)
   @DisplayName("two dashboards at once (#1 ada's profile, #2 ada's orders, #3 bob's profile, #4 bob's orders): each "
       + "user gets their own profile and orders, whichever lookup answers first")
   Stream<DynamicTest> twoDashboardsAtOnceEachGetTheirOwn(Vertx vertx) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -65,7 +66,8 @@ class WhichThreadTest {
   @Order(2)
   @Points(5)
   @DisplayName("once the directory has answered on its own thread, the answer is written on the verticle's event "
-      + "loop: callbacks come back to the verticle's context")
+      + "loop: callbacks come back to the verticle's context, and no field of the verticle is written on the "
+      + "directory's thread")
   void callbacksComeBackToTheVerticlesEventLoop(Vertx vertx) {
     try (DashboardScene scene = new DashboardScene(vertx)) {
       Future<HttpResponse<Buffer>> ada = scene.ask("ada");
@@ -87,6 +89,9 @@ class WhichThreadTest {
               + "fails.");
       wrong = scene.offTheLoop(Set.of("answered", "failed"));
       require(wrong.isEmpty(), wrong.isEmpty() ? "" : wrong.get(0));
+
+      Optional<String> written = scene.stateWrittenOffTheLoop();
+      require(written.isEmpty(), written.orElse(""));
     }
   }
 }
