@@ -32,7 +32,7 @@ import static io.looplab.grader.testkit.Checks.require;
 @GradedVertxTest
 @GivenCode(value = VisitLog.class, is = "the dashboard's loop-owned bookkeeping, which notes the thread of each call")
 @GivenCode(value = UserDirectory.class, is = "the directory's client: it answers on its own thread")
-@Order(3)
+@Order(4)
 @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
 @DisplayName("01 Event-loop threads: a failed lookup, and the undeploy")
 class FailureAndShutdownTest {
@@ -86,7 +86,7 @@ class FailureAndShutdownTest {
     String reason = Users.outage(kind, "ada");
     try (DashboardScene scene = new DashboardScene(vertx)) {
       Future<HttpResponse<Buffer>> answer = scene.ask("ada");
-      scene.release(scene.awaitHoldingTheOthers("ada", failing), true);
+      scene.release(scene.awaitHoldingTheOthers("ada", failing).orElseThrow(), true);
       Optional<Lookup> held = scene.directory.pending().stream().filter(l -> l.label().equals(other)).findFirst();
       HttpResponse<Buffer> response = scene.responseTo(answer, failing + " failed with \"" + reason + "\", and "
           + "ada's dashboard gave no answer within " + Await.inWords(DashboardScene.AFTER_THE_LAST_LOOKUP)

@@ -49,7 +49,7 @@ class LookupsOverlapTest {
 
   @TestFactory
   @Order(3)
-  @Points(5)
+  @Points(4)
   @DisplayName("both lookups of a dashboard are in flight at once (#1 profile, #2 orders): the second starts while "
       + "the first is still unanswered, and the answer is right in either release order")
   Stream<DynamicTest> bothLookupsAreInFlightAtOnce(Vertx vertx) {

@@ -64,7 +64,7 @@ class WhichThreadTest {
 
   @Test
   @Order(2)
-  @Points(5)
+  @Points(4)
   @DisplayName("once the directory has answered on its own thread, the answer is written on the verticle's event "
       + "loop: callbacks come back to the verticle's context, and no field of the verticle is written on the "
       + "directory's thread")
