@@ -71,7 +71,7 @@ class AnsweredAtOnceTest {
             + (held.isPresent() ? ", while the test held " + other + " unanswered" : "") + ". A stage that is "
             + "already complete is an answer like any other: Future.fromCompletionStage(stage, context) delivers "
             + "it, and a failed one must fail the dashboard, at once.");
-        DashboardScene.assertFailedWith(response, early, reason);
+        FailedAnswer.assertFailedWith(response, early, reason);
         held.ifPresent(lookup -> scene.release(lookup, false));
       } else {
         scene.drive(List.of(), Set.of(), List.of(answer));

@@ -64,7 +64,7 @@ class FailureAndShutdownTest {
                 + "test answered: " + scene.releasedSoFar() + "). The failure was lost on its way to the caller, "
                 + "who now waits until their own timeout. Handle the failure as well as the success (onComplete, "
                 + "or onFailure next to onSuccess), and answer 502 with the error's message.");
-            DashboardScene.assertFailedWith(response, failing, reason);
+            FailedAnswer.assertFailedWith(response, failing, reason);
           }
         })));
   }
@@ -96,7 +96,7 @@ class FailureAndShutdownTest {
           + "(profile.compose(p -> orders.map(...))), waits for that other lookup first, and a lookup that hangs "
           + "then leaves the caller with no answer at all." : " (the test answered: " + scene.releasedSoFar()
           + "). Handle the failure as well as the success, and answer 502 with the error's message."));
-      DashboardScene.assertFailedWith(response, failing, reason);
+      FailedAnswer.assertFailedWith(response, failing, reason);
       if (held.isEmpty()) {
         return; // the code had not made the other lookup yet: there is no late answer to deliver
       }
