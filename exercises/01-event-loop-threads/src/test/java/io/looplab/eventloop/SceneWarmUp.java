@@ -3,10 +3,8 @@ package io.looplab.eventloop;
 import io.looplab.grader.sync.CallSite;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedService;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
@@ -15,9 +13,8 @@ import io.vertx.core.json.JsonObject;
  * The steps that warm the JVM up, with the test's own code only: a verticle of the test's that takes the dashboard's
  * path (an HTTP server, a request, two gated lookups answered on the directory's client thread and brought back with
  * {@code Future.fromCompletionStage(stage, context)}, {@code Future.all}, a JSON answer and a 502), the scene's
- * evidence (the field watch's too), and an undeploy. In a cold JVM on a busy machine the first run of those paths
- * loads enough classes to look like a stall of the learner's code; after this, the learner's first request costs what
- * it really costs.
+ * evidence, and an undeploy. In a cold JVM on a busy machine the first run of those paths loads enough classes to look
+ * like a stall of the learner's code; after this, the learner's first request costs what it really costs.
  */
 final class SceneWarmUp {
 
@@ -30,9 +27,6 @@ final class SceneWarmUp {
     VisitLog visits = new VisitLog();
     WarmVerticle verticle = new WarmVerticle(directory, visits);
     DeployedService service = DeployedService.deploy(vertx, verticle, WarmVerticle::port, DashboardScene.WAIT);
-    Context context = ((VertxInternal) vertx).deploymentManager().deployment(service.deploymentId()).deployment()
-        .contexts().iterator().next();
-    directory.watch(new FieldWatch(verticle, context, directory.clientThread));
     try {
       var ok = service.get("/dashboard?user=ada");
       var failed = service.get("/dashboard?user=bob");
