@@ -26,6 +26,7 @@ import static io.looplab.grader.testkit.Checks.require;
  * Grades where the dashboard's code runs, by what the {@link VisitLog} saw: the thread and context of every call into
  * it. The request handler must run on the verticle's own event loop, the same one for every request; and the
  * callbacks that run once the directory has answered (on its own client thread) must have come back to that loop.
+ * The verticle's own fields are watched too ({@link FieldWatch}): none may change while the client thread delivers.
  */
 @GradedVertxTest
 @GivenCode(value = VisitLog.class, is = "the dashboard's loop-owned bookkeeping, which notes the thread of each call")
