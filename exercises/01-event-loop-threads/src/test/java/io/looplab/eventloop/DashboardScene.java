@@ -2,6 +2,7 @@ package io.looplab.eventloop;
 
 import io.looplab.eventloop.GatedDirectory.Lookup;
 import io.looplab.grader.sync.CallSite;
+import io.looplab.grader.sync.VerticleContext;
 import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.DeployedService;
 import io.looplab.grader.testkit.OnContext;
@@ -9,7 +10,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -67,15 +67,20 @@ final class DashboardScene implements AutoCloseable {
   /** The context Vert.x gave the verticle when it deployed it, and that context's event-loop thread. */
   private final Context verticleContext;
   private final String loopThread;
+  /** The verticle's own fields, watched while the directory's client thread delivers an answer. */
+  private final FieldWatch fields;
 
   DashboardScene(Vertx vertx) {
     this.vertx = vertx;
     // A new connection for every request: code that answers from a foreign thread can leave a kept-alive
     // connection in a state where the next request on it is never read, and that must not decide which test fails.
-    this.service = DeployedService.deploy(vertx, new DashboardVerticle(directory, visits), DashboardVerticle::port,
+    DashboardVerticle verticle = new DashboardVerticle(directory, visits);
+    this.service = DeployedService.deploy(vertx, verticle, DashboardVerticle::port,
         WebClient.create(vertx, new WebClientOptions().setKeepAlive(false)), WAIT);
     this.verticleContext = ((VertxInternal) vertx).deploymentManager().deployment(service.deploymentId())
         .deployment().contexts().iterator().next();
+    this.fields = new FieldWatch(verticle, verticleContext, directory.clientThread);
+    directory.watch(fields);
     this.loopThread = OnContext.call(verticleContext, () -> Thread.currentThread().getName(), WAIT);
   }
 
@@ -162,6 +167,52 @@ final class DashboardScene implements AutoCloseable {
         .filter(gate -> user.equals(gate.argument())).count();
   }
 
+  /**
+   * Waits until the lookup labelled {@code label} ("ada's orders lookup") is pending, holding every other lookup
+   * unanswered, and returns it; empty when the directory answered it at once, before the call returned. Only a design
+   * that makes its lookups one after the other never makes it while the others are held: after
+   * {@link #NOT_CALLED_MILLIS} with no new call, the held ones are answered, so that such a design is graded here on
+   * its failure handling alone (the overlap is graded by {@code LookupsOverlapTest}).
+   */
+  Optional<Lookup> awaitHoldingTheOthers(String user, String label) {
+    long firstDeadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      int callsSeen = directory.calls();
+      if (directory.answeredAtOnce().contains(label)) {
+        return Optional.empty();
+      }
+      Optional<Lookup> wanted = directory.pending().stream().filter(l -> l.label().equals(label)).findFirst();
+      if (wanted.isPresent()) {
+        return wanted;
+      }
+      boolean none = callsSeen == 0 && directory.answeredAtOnce().isEmpty();
+      if (none && System.nanoTime() - firstDeadline > 0) {
+        throw new AssertionFailedError(user + "'s request made no lookup within " + Await.inWords(WAIT) + ". The "
+            + "dashboard must ask the directory for the profile and the orders: directory.profile(user) and "
+            + "directory.orders(user).");
+      }
+      if (!callsReach(callsSeen + 1, none ? 10 : NOT_CALLED_MILLIS, () -> directory.answeredAtOnce().contains(label))
+          && !none && !directory.answeredAtOnce().contains(label)) {
+        List<Lookup> held = directory.pending();
+        if (held.isEmpty()) {
+          throw new AssertionFailedError(label + " was never made: the test answered " + releasedSoFar()
+              + ", and no lookup was pending. The dashboard must ask the directory for the profile and the orders.");
+        }
+        held.forEach(lookup -> release(lookup, false));
+      }
+    }
+  }
+
+  /** Answers {@code lookup}, or fails it with the directory's error. */
+  void release(Lookup lookup, boolean fail) {
+    released.add(lookup.label() + (fail ? " (failed)" : ""));
+    if (fail) {
+      lookup.fail();
+    } else {
+      lookup.answer();
+    }
+  }
+
   /** The lookups the test has answered so far, in order: "ada's profile lookup, ada's orders lookup (failed)". */
   String releasedSoFar() {
     return released.isEmpty() ? "none" : String.join(", ", released);
@@ -178,9 +229,15 @@ final class DashboardScene implements AutoCloseable {
         + Await.inWords(AFTER_THE_LAST_LOOKUP) + " after the test had answered every lookup it made ("
         + releasedSoFar() + ").");
     JsonObject expected = Users.dashboardOf(user);
+    String body0 = String.valueOf(response.bodyAsString());
+    boolean othersFailure = body0.contains("(asked for ")
+        && !body0.contains("(asked for " + user + ")");
     require(response.statusCode() == 200, user + "'s dashboard should answer 200 with " + expected.encode()
         + ", but it answered " + response.statusCode() + ": " + response.bodyAsString() + " (the test answered: "
-        + releasedSoFar() + ").");
+        + releasedSoFar() + ")." + (othersFailure ? " That failure was another user's lookup, not one of "
+        + user + "'s: each answer must be decided by that request's own lookups. Keep what a request is waiting "
+        + "for, its failure too, in its own futures or local variables, never in a field of the verticle, which "
+        + "every request in flight shares." : ""));
     JsonObject body;
     try {
       body = response.bodyAsJsonObject();
@@ -196,13 +253,29 @@ final class DashboardScene implements AutoCloseable {
 
   /**
    * Every call into the VisitLog of the given methods, in order. The task that wrote the last answer may still be
-   * running when the test reads it (code may touch the log after end()), so the verticle's loop and the directory's
-   * client thread each finish what they are running first.
+   * running when the test reads it (code may touch the log after end()), so the verticle's loop, the directory's
+   * client thread, then the loop again (where the client hands an answer back) each finish what they are running first.
    */
   List<VisitLog.Access> accesses(Set<String> methods) {
     OnContext.run(verticleContext, () -> { }, WAIT);
     directory.finishWhatIsRunning(WAIT);
+    OnContext.run(verticleContext, () -> { }, WAIT);
     return visits.accesses().stream().filter(access -> methods.contains(access.method())).toList();
+  }
+
+  /**
+   * The first write to the verticle's own state that the directory's client thread made, as a failure message; empty
+   * when there was none.
+   */
+  Optional<String> stateWrittenOffTheLoop() {
+    directory.finishWhatIsRunning(WAIT);
+    return fields.writes().stream().findFirst().map(write -> "The verticle's own state was written off its event "
+        + "loop: " + write + ". That thread runs whatever is chained on the directory's CompletionStage itself "
+        + "(thenApply, thenAccept, whenComplete), and a future that belongs to no context runs its callbacks there "
+        + "too. A verticle keeps plain fields without a lock only because its own event loop is the one thread that "
+        + "touches them: written from the client's thread, an update can be lost or seen half-done. Write them after "
+        + "the answer has come back to the verticle's context (Future.fromCompletionStage(stage, context), or "
+        + "context.runOnContext(...)), or keep what a request needs in its own futures and local variables.");
   }
 
   /** The verticle's event-loop thread: the thread of the context Vert.x deployed it on. */
@@ -250,26 +323,24 @@ final class DashboardScene implements AutoCloseable {
   /**
    * Every access of {@code methods} that did not run on the verticle's event loop, described; empty when all did. On
    * the loop means on the thread of the context Vert.x deployed the verticle on, and on that context (Vert.x gives
-   * each HTTP request a duplicate of the verticle's context: the context compared is the one it duplicates).
+   * each HTTP request a duplicate of the verticle's context, and a duplicate counts as the verticle's own: the kit's
+   * one rule for it, {@link VerticleContext}).
    */
   List<String> offTheLoop(Set<String> methods) {
     String loop = loopThread;
     Context verticle = verticleContext;
     return accesses(methods).stream()
-        .filter(access -> !access.thread().equals(loop) || rootOf(access.context()) != verticle)
-        .map(access -> access.thread().equals(loop) ? otherContext(access, loop) : wrongThread(access, loop))
+        .filter(access -> !access.thread().equals(loop)
+            || !VerticleContext.isSameContext(access.context(), verticle))
+        .map(access -> access.thread().equals(loop) ? otherContext(access, loop, verticle)
+            : wrongThread(access, loop))
         .collect(Collectors.toList());
   }
 
-  /** The context a request's duplicated context was made from; the context itself when it is no duplicate. */
-  static Context rootOf(Context context) {
-    return context == null ? null : ((ContextInternal) context).unwrap();
-  }
-
-  private static String otherContext(VisitLog.Access access, String loop) {
+  private static String otherContext(VisitLog.Access access, String loop, Context verticle) {
     return "VisitLog." + access.method() + "(\"" + access.user() + "\") ran on the right thread, " + loop
         + CallSite.of(access.stack()).map(site -> " (called from " + site + ")").orElse("") + ", but on "
-        + (access.context() == null ? "no Vert.x context" : "another Vert.x context than the verticle's") + ". "
+        + VerticleContext.describe(access.context(), verticle) + ". "
         + "vertx.runOnContext(...) or vertx.getOrCreateContext() called from a thread that is not Vert.x's (the "
         + "directory client's) makes a new context of its own, on whichever event loop comes next: here it happened "
         + "to be the verticle's thread, next time it is another one. Hand the answer back to the verticle's own "

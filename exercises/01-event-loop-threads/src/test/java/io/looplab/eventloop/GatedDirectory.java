@@ -10,8 +10,11 @@ import java.time.Duration;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutionException;
@@ -34,20 +37,52 @@ final class GatedDirectory implements UserDirectory {
   final GatedDependency<String, JsonArray> orders = new GatedDependency<>();
   /** The client's I/O thread, where every answer is delivered. */
   final String clientThread = "directory-client-" + CLIENTS.incrementAndGet();
+  private volatile FieldWatch watch;
   private final ExecutorService client = Executors.newSingleThreadExecutor(task -> {
     Thread thread = new Thread(task, clientThread);
     thread.setDaemon(true);
     return thread;
   });
 
+  /** Labels of lookups answered before the call returns ("ada's profile lookup"), with whether they fail. */
+  private final Map<String, Boolean> atOnce = new ConcurrentHashMap<>();
+  /** The lookups answered at once so far, by label. */
+  private final List<String> answeredAtOnce = new CopyOnWriteArrayList<>();
+
   @Override
   public CompletionStage<JsonObject> profile(String user) {
-    return answeredOnTheClientThread(profiles.apply(user));
+    Boolean fails = atOnce.get(user + "'s profile lookup");
+    if (fails != null) {
+      answeredAtOnce.add(user + "'s profile lookup");
+      return fails ? CompletableFuture.failedFuture(new DirectoryDown(Users.outage("profile", user)))
+          : CompletableFuture.completedFuture(Users.profileOf(user));
+    }
+    return answeredOnTheClientThread("profile", user, profiles.apply(user));
   }
 
   @Override
   public CompletionStage<JsonArray> orders(String user) {
-    return answeredOnTheClientThread(orders.apply(user));
+    Boolean fails = atOnce.get(user + "'s orders lookup");
+    if (fails != null) {
+      answeredAtOnce.add(user + "'s orders lookup");
+      return fails ? CompletableFuture.failedFuture(new DirectoryDown(Users.outage("orders", user)))
+          : CompletableFuture.completedFuture(Users.ordersOf(user));
+    }
+    return answeredOnTheClientThread("orders", user, orders.apply(user));
+  }
+
+  /**
+   * From now on, the lookup labelled {@code label} returns a stage that is already complete, on the caller's own
+   * thread: answered, or failed when {@code fails}. Such a lookup never waits for the test, and is not counted in
+   * {@link #calls()}.
+   */
+  void answerAtOnce(String label, boolean fails) {
+    atOnce.put(label, fails);
+  }
+
+  /** The lookups answered at once so far. */
+  List<String> answeredAtOnce() {
+    return List.copyOf(answeredAtOnce);
   }
 
   /** The pending lookups of both kinds, as labelled gates, in the order they were called within each kind. */
@@ -78,13 +113,29 @@ final class GatedDirectory implements UserDirectory {
     client.shutdownNow();
   }
 
-  private <T> CompletionStage<T> answeredOnTheClientThread(Future<T> gated) {
+  /**
+   * From now on, each answer is delivered under {@code watch}: a field of the learner's that changes while the client
+   * thread delivers it is noted.
+   */
+  void watch(FieldWatch watch) {
+    this.watch = watch;
+  }
+
+  private <T> CompletionStage<T> answeredOnTheClientThread(String kind, String user, Future<T> gated) {
     CompletableFuture<T> answer = new CompletableFuture<>();
     gated.onComplete(outcome -> client.execute(() -> {
-      if (outcome.succeeded()) {
-        answer.complete(outcome.result());
+      Runnable delivery = () -> {
+        if (outcome.succeeded()) {
+          answer.complete(outcome.result());
+        } else {
+          answer.completeExceptionally(outcome.cause());
+        }
+      };
+      FieldWatch current = watch;
+      if (current == null) {
+        delivery.run();
       } else {
-        answer.completeExceptionally(outcome.cause());
+        current.around("the answer to " + user + "'s " + kind + " lookup", delivery);
       }
     }));
     return answer;

@@ -5,6 +5,7 @@ import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Points;
 import io.looplab.grader.guard.GivenCode;
 import io.looplab.grader.sync.EveryOrder;
+import io.looplab.grader.testkit.Await;
 import io.looplab.grader.testkit.WarmUp;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -21,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static io.looplab.grader.testkit.Checks.require;
@@ -49,7 +51,7 @@ class LookupsOverlapTest {
 
   @TestFactory
   @Order(3)
-  @Points(5)
+  @Points(4)
   @DisplayName("both lookups of a dashboard are in flight at once (#1 profile, #2 orders): the second starts while "
       + "the first is still unanswered, and the answer is right in either release order")
   Stream<DynamicTest> bothLookupsAreInFlightAtOnce(Vertx vertx) {
@@ -72,19 +74,33 @@ class LookupsOverlapTest {
 
   @TestFactory
   @Order(4)
-  @Points(4)
+  @Points(3)
   @DisplayName("two dashboards at once (#1 ada's profile, #2 ada's orders, #3 bob's profile, #4 bob's orders): each "
-      + "user gets their own profile and orders, whichever lookup answers first")
+      + "user gets their own profile and orders, whichever lookup answers first; and when ada's orders lookup fails, "
+      + "ada gets the error and bob his dashboard, in every order too")
   Stream<DynamicTest> twoDashboardsAtOnceEachGetTheirOwn(Vertx vertx) {
-    return EveryOrder.of(4, order -> {
-      try (DashboardScene scene = new DashboardScene(vertx)) {
-        Future<HttpResponse<Buffer>> ada = scene.ask("ada");
-        Future<HttpResponse<Buffer>> bob = scene.ask("bob");
-        scene.drive(priority(ADA_AND_BOB, order), Set.of(), List.of(ada, bob));
+    return Stream.of(false, true).flatMap(adaFails -> EveryOrder.permutations(4).stream().map(order ->
+        DynamicTest.dynamicTest((adaFails ? "ada's orders lookup fails, " : "") + "release order "
+            + Arrays.stream(order).mapToObj(i -> "#" + (i + 1)).collect(Collectors.joining(" ")),
+            () -> twoDashboards(vertx, order, adaFails))));
+  }
+
+  private static void twoDashboards(Vertx vertx, int[] order, boolean adaFails) {
+    try (DashboardScene scene = new DashboardScene(vertx)) {
+      Future<HttpResponse<Buffer>> ada = scene.ask("ada");
+      Future<HttpResponse<Buffer>> bob = scene.ask("bob");
+      String failing = "ada's orders lookup";
+      scene.drive(priority(ADA_AND_BOB, order), adaFails ? Set.of(failing) : Set.of(), List.of(ada, bob));
+      if (adaFails) {
+        FailedAnswer.assertFailedWith(scene.responseTo(ada, "ada's dashboard got no answer within "
+            + Await.inWords(DashboardScene.AFTER_THE_LAST_LOOKUP) + " after " + failing + " failed (the test "
+            + "answered: " + scene.releasedSoFar() + "). Answer every request, a failed one too."), failing,
+            Users.outage("orders", "ada"));
+      } else {
         scene.assertDashboard(ada, "ada");
-        scene.assertDashboard(bob, "bob");
       }
-    });
+      scene.assertDashboard(bob, "bob");
+    }
   }
 
   /** The labels in the order that {@code order} gives them: order[0] first. */

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +26,7 @@ import static io.looplab.grader.testkit.Checks.require;
  * Grades where the dashboard's code runs, by what the {@link VisitLog} saw: the thread and context of every call into
  * it. The request handler must run on the verticle's own event loop, the same one for every request; and the
  * callbacks that run once the directory has answered (on its own client thread) must have come back to that loop.
+ * The verticle's own fields are watched too ({@link FieldWatch}): none may change while the client thread delivers.
  */
 @GradedVertxTest
 @GivenCode(value = VisitLog.class, is = "the dashboard's loop-owned bookkeeping, which notes the thread of each call")
@@ -63,9 +65,10 @@ class WhichThreadTest {
 
   @Test
   @Order(2)
-  @Points(5)
+  @Points(4)
   @DisplayName("once the directory has answered on its own thread, the answer is written on the verticle's event "
-      + "loop: callbacks come back to the verticle's context")
+      + "loop: callbacks come back to the verticle's context, and no field of the verticle is written on the "
+      + "directory's thread")
   void callbacksComeBackToTheVerticlesEventLoop(Vertx vertx) {
     try (DashboardScene scene = new DashboardScene(vertx)) {
       Future<HttpResponse<Buffer>> ada = scene.ask("ada");
@@ -87,6 +90,9 @@ class WhichThreadTest {
               + "fails.");
       wrong = scene.offTheLoop(Set.of("answered", "failed"));
       require(wrong.isEmpty(), wrong.isEmpty() ? "" : wrong.get(0));
+
+      Optional<String> written = scene.stateWrittenOffTheLoop();
+      require(written.isEmpty(), written.orElse(""));
     }
   }
 }
