@@ -120,6 +120,24 @@ final class IngestScene {
     }
   }
 
+  /** Undeploys the verticle and closes the client: for a test that deploys a scene per release order. */
+  void close(Vertx vertx) {
+    Await.outcome(client.close(), WAIT, "The test's client did not close.");
+    Await.outcome(vertx.undeploy(service.deploymentId()), WAIT, "IngestVerticle did not undeploy within "
+        + Await.inWords(WAIT) + ".");
+  }
+
+  /**
+   * When the sink, which failed {@code name}, was given it again: a sentence that says so, for a message that would
+   * otherwise blame a place not given back; "" when it was given once.
+   */
+  String givenAgain(String name) {
+    int times = sink.timesGiven().getOrDefault(name, 0);
+    return times <= 1 ? "" : " The sink failed " + name + ", and your code gave it to the sink again (" + times
+        + " times in all), so its place was still taken" + sinkCallSite() + ". An item taken in reaches the sink "
+        + "exactly once: the sink's failure is its last word on that item, and the item's place is free again.";
+  }
+
   /** Where the learner's code first called the sink, for a message: " (your code called the sink from ...)". */
   String sinkCallSite() {
     return sink.firstCallSite().map(site -> " (your code called the sink from " + site + ")").orElse("");

@@ -86,7 +86,18 @@ public class IngestVerticle extends VerticleBase {
     ctx.response().setStatusCode(202).end();
     // FIX: the slot is given back when the sink is done with the item, whether it stored it or failed: andThen
     // runs on both outcomes. Given back on success only, every failure would shrink the service for good.
-    sink.process(item).andThen(done -> inService--);
+    handOver(item).andThen(done -> inService--);
+  }
+
+  // FIX: the sink's answer as a future on every path. A sink that throws instead of answering (a client that is not
+  // connected) is done with the item as surely as one that fails its future: without this, the throw would go up
+  // to the router, and the item's place would never come back.
+  private Future<Void> handOver(Buffer item) {
+    try {
+      return sink.process(item);
+    } catch (RuntimeException thrown) {
+      return Future.failedFuture(thrown);
+    }
   }
 
   private void storeBatch(RoutingContext ctx) {
