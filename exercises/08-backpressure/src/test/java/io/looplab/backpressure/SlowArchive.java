@@ -283,6 +283,11 @@ final class SlowArchive implements Archive {
       return ends > 0 && !endPromises.isEmpty() && queue.isEmpty();
     }
 
+    /** The context that wrote to this stream first (null before any write). */
+    synchronized Context context() {
+      return context;
+    }
+
     synchronized int writesFailed() {
       return writesFailed;
     }
