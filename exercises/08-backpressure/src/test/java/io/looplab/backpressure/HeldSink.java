@@ -48,6 +48,7 @@ final class HeldSink implements ItemSink {
 
   private final List<Call> calls = new ArrayList<>();
   private final Map<String, Integer> timesGiven = new HashMap<>();
+  private final Map<String, Integer> sizesGiven = new HashMap<>();
   private int inFlight;
   private int maxInFlight;
   private int done;
@@ -67,6 +68,7 @@ final class HeldSink implements ItemSink {
       index = calls.size();
       calls.add(new Call(name, context, promise));
       timesGiven.merge(name, 1, Integer::sum);
+      sizesGiven.put(name, item.length());
       if (firstCallSite == null) {
         firstCallSite = CallSite.ofCurrentCall().orElse("");
       }
@@ -238,6 +240,11 @@ final class HeldSink implements ItemSink {
   /** The names of the items given, in call order. */
   synchronized List<String> namesGiven() {
     return calls.stream().map(Call::name).toList();
+  }
+
+  /** The size in bytes of each item given (the last time it was given). */
+  synchronized Map<String, Integer> sizesGiven() {
+    return Map.copyOf(sizesGiven);
   }
 
   /** How many times each item was given. */

@@ -38,7 +38,7 @@ class ItemLimitTest {
 
   @Test
   @Order(1)
-  @Points(2)
+  @Points(1)
   @DisplayName("an item taken in is answered 202 at once and reaches the sink exactly once")
   void anAcceptedItemReachesTheSinkOnce(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 4);
@@ -62,7 +62,7 @@ class ItemLimitTest {
 
   @Test
   @Order(2)
-  @Points(5)
+  @Points(3)
   @DisplayName("beyond the limit, an item is refused with 503 and a Retry-After header, and the sink never sees it")
   void refusesBeyondTheLimitWith503AndRetryAfter(Vertx vertx) {
     int limit = 4;
@@ -103,7 +103,7 @@ class ItemLimitTest {
 
   @Test
   @Order(3)
-  @Points(4)
+  @Points(2)
   @DisplayName("an item the sink is done with makes room for the next one, whether the sink stored it or failed")
   void aFinishedItemMakesRoom(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 2);
