@@ -66,7 +66,6 @@ class ItemInPiecesTest {
     List<Reply> both = List.of(replyA, replyB);
     long taken = both.stream().filter(r -> r.status() == 202).count();
     long refused = both.stream().filter(r -> r.status() == 503).count();
-    scene.sink.awaitCalls(1 + (int) taken, IngestScene.WAIT.toMillis());
     require(taken <= 1, "slow-a was answered " + replyA.describe() + " and slow-b " + replyB.describe() + story
         + ": both were taken in, one more than the limit, and the sink had up to " + scene.sink.maxInFlight()
         + " items at once. Only one place was free. If your code checks the count when a request's head arrives, "
@@ -76,17 +75,20 @@ class ItemInPiecesTest {
     require(taken == 1 && refused == 1, "slow-a was answered " + replyA.describe() + " and slow-b "
         + replyB.describe() + story + ": one place was free, so one of them should be taken in (202) and the "
         + "other refused (503).");
+    // A design with a queue in front of fewer sink calls hands an item on only when the sink has room: let it.
+    scene.sink.completeFromNowOn();
+    scene.sink.awaitCalls(2, IngestScene.WAIT.toMillis());
     String takenName = replyA.status() == 202 ? "slow-a" : "slow-b";
     String refusedName = replyA.status() == 202 ? "slow-b" : "slow-a";
     Map<String, Integer> sizes = scene.sink.sizesGiven();
     require(sizes.containsKey(takenName) && !sizes.containsKey(refusedName), "The sink was given " + sizes.keySet()
         + " after " + takenName + " was taken in and " + refusedName + " refused" + story + scene.sinkCallSite()
-        + ". Every item taken in reaches the sink, and no refused one.");
+        + ". Every item taken in reaches the sink (here, once the test let the sink store everything it had), and no "
+        + "refused one.");
     require(sizes.get(takenName) == IngestScene.ITEM_BYTES && sizes.get("whole-1") == IngestScene.ITEM_BYTES,
         "The sink was given " + takenName + " as " + sizes.get(takenName) + " bytes and whole-1 as "
             + sizes.get("whole-1") + ", though each was " + IngestScene.ITEM_BYTES + " bytes long" + story + ". "
             + "A body arrives in pieces: hand the sink the whole item, once its last piece has arrived"
             + scene.sinkCallSite() + ".");
-    scene.sink.completeAll();
   }
 }
