@@ -144,6 +144,28 @@ final class IngestScene {
         + ": the service's event loop is not answering.");
   }
 
+  /** A {@code POST /items} under way: when the client had written all of it, and its reply. */
+  record Sent(Future<Void> written, Future<Reply> reply) {
+  }
+
+  /** Sends {@code POST /items} with the item {@code name}, and says when the client has written all of it. */
+  Sent postTracked(String name) {
+    Promise<Void> written = Promise.promise();
+    Promise<Reply> reply = Promise.promise();
+    clientContext.runOnContext(v -> client.request(new RequestOptions().setMethod(HttpMethod.POST)
+            .setPort(service.port()).setHost("127.0.0.1").setURI("/items"))
+        .onFailure(failure -> {
+          written.tryFail(failure);
+          reply.tryFail(failure);
+        })
+        .onSuccess(request -> {
+          request.response().compose(response -> response.body().map(body -> new Reply(response.statusCode(),
+              response.getHeader("Retry-After"), body.toString()))).onComplete(reply);
+          request.end(Items.of(name, ITEM_BYTES)).onComplete(written);
+        }));
+    return new Sent(written.future(), reply.future());
+  }
+
   /** Starts {@code PUT /batches/name} of {@code size} bytes, on the client's context. */
   BatchClient.Upload upload(String name, long size) {
     return BatchClient.upload(client, clientContext, service.port(), name, size);

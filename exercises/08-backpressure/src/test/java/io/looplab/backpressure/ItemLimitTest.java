@@ -74,7 +74,7 @@ class ItemLimitTest {
           + "only when the service is full.");
     }
     for (int i = limit + 1; i <= limit + 3; i++) {
-      Reply reply = scene.postAndWait("item-" + i);
+      Reply reply = i == limit + 1 ? refusedAtOnce(scene, "item-" + i, limit) : scene.postAndWait("item-" + i);
       int given = scene.sink.calls();
       require(reply.status() != 202, "The limit is " + limit + " items in the service, and " + limit
           + " had been taken in, none of them done by the sink, yet item-" + i + " was taken in too (202): the sink "
@@ -99,6 +99,38 @@ class ItemLimitTest {
     require(scene.sink.maxInFlight() <= limit, "The sink had " + scene.sink.maxInFlight() + " items at once, above "
         + "the limit of " + limit + scene.sinkCallSite() + ".");
     scene.sink.completeAll();
+  }
+
+  /**
+   * How long a refusal may take to reach the client once the service has read the item, and then a request sent
+   * after it. A 503 written when the item was read is on its way already, and arrives on loopback within
+   * milliseconds; the margin is for a busy machine. Only a service that holds its refusal back (a timer before the
+   * 503) waits it out.
+   */
+  static final java.time.Duration AT_ONCE = java.time.Duration.ofSeconds(1);
+
+  /** Posts {@code name} into a full service, and checks that its answer does not wait once the service read it. */
+  private static Reply refusedAtOnce(IngestScene scene, String name, int limit) {
+    IngestScene.Sent sent = scene.postTracked(name);
+    io.looplab.grader.testkit.Await.outcome(sent.written(), IngestScene.WAIT, "The test's client could not send "
+        + name + ".");
+    // The service's loop reads connections in the order their bytes arrive: once it has answered a request sent
+    // after the item, it has read the item too.
+    scene.awaitServiceRead();
+    long readAt = System.nanoTime();
+    try {
+      io.looplab.grader.testkit.Await.outcome(sent.reply(), AT_ONCE, "late");
+    } catch (AssertionError late) {
+      // judged below
+    }
+    require(sent.reply().isComplete(), "The service was full (" + limit + " items with the sink, none done), and "
+        + "it had read " + name + " (it had already answered a request the test sent after it), yet " + name
+        + " was not answered within " + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+        - readAt) + " ms. A full service refuses at once: 503 with Retry-After in the same step that finds it full. "
+        + "Holding the refusal back (a timer before the 503) keeps the request, its connection and its body in "
+        + "memory for as long, the very thing a refusal avoids; Retry-After is how a full service slows its "
+        + "clients down.");
+    return io.looplab.grader.testkit.Await.result(sent.reply(), IngestScene.WAIT, name + " got no answer.");
   }
 
   @Test
