@@ -17,11 +17,13 @@ import io.vertx.ext.web.handler.BodyHandler;
  *   <li>{@code POST /items}: the body is one item (at most {@link #MAX_ITEM_BYTES} bytes). The answer is
  *       {@code 202 Accepted} once the item is taken in: from then on it is handed to the {@link ItemSink} exactly
  *       once. At most {@code limit} items are in the service at a time (handed to the sink, or waiting for it); an
- *       item that finds the service full is refused with {@code 503 Service Unavailable} and a {@code Retry-After}
- *       header, and the sink never sees it;</li>
+ *       item leaves the service when the sink is done with it: stored, failed, or {@code process()} threw. Each
+ *       instance counts its own items against its own {@code limit}. An item that finds the service full is refused
+ *       at once with {@code 503 Service Unavailable} and a {@code Retry-After} header, and the sink never sees
+ *       it;</li>
  *   <li>{@code PUT /batches/:name}: the body is a batch of any size, streamed into {@link Archive#open} at the
- *       archive's own pace. The answer is {@code 201 Created} once the whole batch is written and the stream
- *       ended, or {@code 500} with the reason.</li>
+ *       archive's own pace. The answer is {@code 201 Created} once the whole batch is written and the stream's
+ *       {@code end()} has succeeded, or {@code 500} with the reason when a write or {@code end()} fails.</li>
  * </ul>
  * The server listens on 127.0.0.1, on a free port: see {@link #port()}.
  */
@@ -69,8 +71,9 @@ public class IngestVerticle extends VerticleBase {
     }
     // TODO: this takes in every item that arrives and hands it to the sink at once, however many are already
     //  there: under a flood, thousands of items are in the sink at the same time. Keep at most `limit` items in the
-    //  service (taken in and not yet done by the sink, whether it stored them or failed), and refuse the others
-    //  with 503 and a Retry-After header (RETRY_AFTER_SECONDS), before the sink sees them.
+    //  service (taken in and not yet done by the sink, whether it stored them, failed them, or threw from process()),
+    //  and refuse the others at once with 503 and a Retry-After header (RETRY_AFTER_SECONDS), before the sink sees
+    //  them.
     ctx.response().setStatusCode(202).end();
     sink.process(item);
   }

@@ -64,7 +64,7 @@ class BatchUploadTest {
 
   @Test
   @Order(5)
-  @Points(2)
+  @Points(1)
   @DisplayName("a batch reaches the archive whole and in order, its stream is ended once, and the answer is 201")
   void aBatchIsStoredWhole(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 4);
@@ -82,7 +82,7 @@ class BatchUploadTest {
 
   @Test
   @Order(6)
-  @Points(6)
+  @Points(4)
   @DisplayName("a big batch is copied at the archive's pace: never more than its write queue in front of it, and "
       + "the request paused, not read into memory, while the archive stores nothing")
   void aBigBatchFollowsTheArchivesPace(Vertx vertx) {

@@ -76,7 +76,7 @@ class FloodTest {
 
   @Test
   @Order(4)
-  @Points(8)
+  @Points(5)
   @DisplayName("a flood of 2,000 requests at once: every one answered at once, at most the limit taken in, the rest "
       + "refused with 503 and Retry-After, the heap bounded, and every item taken in stored exactly once")
   void aFloodStaysBounded(Vertx vertx) {

@@ -2,6 +2,7 @@ package io.looplab.backpressure;
 
 import io.looplab.downstream.ItemSink;
 import io.looplab.grader.sync.CallSite;
+import io.looplab.grader.sync.ThrownThrough;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -30,8 +31,24 @@ final class HeldSink implements ItemSink {
   private record Call(String name, Context context, Promise<Void> promise) {
   }
 
+  /** How the sink answers one call, when the test scripts it ({@link #answerNext}); held is the default. */
+  enum Answer {
+    /** Waits until the test completes or fails it. */
+    HELD,
+    /** Returns a future that has already succeeded: the item is stored before process() returns. */
+    STORED_AT_ONCE,
+    /** Returns a future that has already failed: the sink refused the item before process() returns. */
+    FAILED_AT_ONCE,
+    /** Throws from process() itself, as a client that is not connected does: no future at all. */
+    THROWS
+  }
+
+  private final java.util.ArrayDeque<Answer> script = new java.util.ArrayDeque<>();
+  private final ThrownThrough thrown = new ThrownThrough();
+
   private final List<Call> calls = new ArrayList<>();
   private final Map<String, Integer> timesGiven = new HashMap<>();
+  private final Map<String, Integer> sizesGiven = new HashMap<>();
   private int inFlight;
   private int maxInFlight;
   private int done;
@@ -45,23 +62,68 @@ final class HeldSink implements ItemSink {
     String name = Items.nameOf(item);
     boolean now;
     int index;
+    Answer answer;
     synchronized (this) {
+      answer = script.isEmpty() ? Answer.HELD : script.poll();
       index = calls.size();
       calls.add(new Call(name, context, promise));
       timesGiven.merge(name, 1, Integer::sum);
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
+      sizesGiven.put(name, item.length());
       if (firstCallSite == null) {
         firstCallSite = CallSite.ofCurrentCall().orElse("");
       }
+      if (answer == Answer.HELD) {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+      } else {
+        done++;
+      }
       now = autoComplete;
       notifyAll();
+    }
+    switch (answer) {
+      case STORED_AT_ONCE -> {
+        promise.complete();
+        return promise.future();
+      }
+      case FAILED_AT_ONCE -> {
+        promise.fail(new SinkFailure("the sink refused " + name + " at once (the test's failure)"));
+        return promise.future();
+      }
+      case THROWS -> throw thrown.record(new SinkFailure("the sink is not connected (the test's failure, thrown "
+          + "from process() for " + name + ")"));
+      default -> {
+      }
     }
     if (now) {
       // on the next turn of the loop, as a real store answers: never inside the learner's call
       context.runOnContext(v -> settle(index, null));
     }
     return promise.future();
+  }
+
+  /**
+   * The next calls, in order, answer as {@code answers} say; calls after them are held, as usual. A call answered at
+   * once (or thrown) counts as done at once, and never as in flight.
+   */
+  synchronized void answerNext(Answer... answers) {
+    script.addAll(java.util.List.of(answers));
+  }
+
+  /** " (the exception went up through ingest() at IngestVerticle.java:88)", or "" if the sink never threw. */
+  String thrownThrough() {
+    return thrown.inWords();
+  }
+
+  /** The call numbers (from 0) still waiting for the test, oldest first. */
+  synchronized List<Integer> pendingCalls() {
+    List<Integer> pending = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      if (!calls.get(i).promise().future().isComplete()) {
+        pending.add(i);
+      }
+    }
+    return pending;
   }
 
   /** Completes call number {@code index} (from 0) with success; returns at once, the completion runs on its loop. */
@@ -178,6 +240,11 @@ final class HeldSink implements ItemSink {
   /** The names of the items given, in call order. */
   synchronized List<String> namesGiven() {
     return calls.stream().map(Call::name).toList();
+  }
+
+  /** The size in bytes of each item given (the last time it was given). */
+  synchronized Map<String, Integer> sizesGiven() {
+    return Map.copyOf(sizesGiven);
   }
 
   /** How many times each item was given. */

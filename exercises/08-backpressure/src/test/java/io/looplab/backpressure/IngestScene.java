@@ -91,6 +91,81 @@ final class IngestScene {
     return reply.future();
   }
 
+  /**
+   * A {@code POST /items} whose body is sent in two pieces: the head and the first half at once, the second half
+   * when the test says so ({@link #finish}).
+   */
+  record InPieces(String name, Future<Void> firstHalfWritten, Future<Reply> reply, Promise<Void> secondHalf) {
+  }
+
+  /** Sends the head of {@code POST /items} and the first half of the item {@code name}; the rest waits. */
+  InPieces postInPieces(String name) {
+    Buffer item = Items.of(name, ITEM_BYTES);
+    Promise<Void> firstHalf = Promise.promise();
+    Promise<Reply> reply = Promise.promise();
+    Promise<Void> secondHalf = Promise.promise();
+    clientContext.runOnContext(v -> client.request(new RequestOptions().setMethod(HttpMethod.POST)
+            .setPort(service.port()).setHost("127.0.0.1").setURI("/items"))
+        .onFailure(failure -> {
+          firstHalf.tryFail(failure);
+          reply.tryFail(failure);
+        })
+        .onSuccess(request -> {
+          request.putHeader("Content-Length", Integer.toString(ITEM_BYTES));
+          request.response().compose(response -> response.body().map(body -> new Reply(response.statusCode(),
+              response.getHeader("Retry-After"), body.toString()))).onComplete(reply);
+          request.write(item.getBuffer(0, ITEM_BYTES / 2)).onComplete(firstHalf);
+          secondHalf.future().onSuccess(go -> request.end(item.getBuffer(ITEM_BYTES / 2, ITEM_BYTES)));
+        }));
+    return new InPieces(name, firstHalf.future(), reply.future(), secondHalf);
+  }
+
+  /** Sends the second halves of {@code pieces} together, in one task of the client's loop. */
+  void finish(InPieces... pieces) {
+    clientContext.runOnContext(v -> {
+      for (InPieces piece : pieces) {
+        piece.secondHalf().tryComplete();
+      }
+    });
+  }
+
+  /**
+   * Waits until the service has read what the client wrote so far: a {@code GET} of a path it does not serve, on
+   * another connection, answered once the service's loop has read the bytes that arrived before it.
+   */
+  void awaitServiceRead() {
+    Promise<Integer> answered = Promise.promise();
+    clientContext.runOnContext(v -> client.request(new RequestOptions().setMethod(HttpMethod.GET)
+            .setPort(service.port()).setHost("127.0.0.1").setURI("/nothing-here"))
+        .compose(request -> request.send())
+        .compose(response -> response.body().map(body -> response.statusCode()))
+        .onComplete(answered));
+    Await.outcome(answered.future(), WAIT, "GET /nothing-here got no answer within " + Await.inWords(WAIT)
+        + ": the service's event loop is not answering.");
+  }
+
+  /** A {@code POST /items} under way: when the client had written all of it, and its reply. */
+  record Sent(Future<Void> written, Future<Reply> reply) {
+  }
+
+  /** Sends {@code POST /items} with the item {@code name}, and says when the client has written all of it. */
+  Sent postTracked(String name) {
+    Promise<Void> written = Promise.promise();
+    Promise<Reply> reply = Promise.promise();
+    clientContext.runOnContext(v -> client.request(new RequestOptions().setMethod(HttpMethod.POST)
+            .setPort(service.port()).setHost("127.0.0.1").setURI("/items"))
+        .onFailure(failure -> {
+          written.tryFail(failure);
+          reply.tryFail(failure);
+        })
+        .onSuccess(request -> {
+          request.response().compose(response -> response.body().map(body -> new Reply(response.statusCode(),
+              response.getHeader("Retry-After"), body.toString()))).onComplete(reply);
+          request.end(Items.of(name, ITEM_BYTES)).onComplete(written);
+        }));
+    return new Sent(written.future(), reply.future());
+  }
+
   /** Starts {@code PUT /batches/name} of {@code size} bytes, on the client's context. */
   BatchClient.Upload upload(String name, long size) {
     return BatchClient.upload(client, clientContext, service.port(), name, size);
@@ -118,6 +193,24 @@ final class IngestScene {
     } catch (java.time.format.DateTimeParseException e) {
       return false;
     }
+  }
+
+  /** Undeploys the verticle and closes the client: for a test that deploys a scene per release order. */
+  void close(Vertx vertx) {
+    Await.outcome(client.close(), WAIT, "The test's client did not close.");
+    Await.outcome(vertx.undeploy(service.deploymentId()), WAIT, "IngestVerticle did not undeploy within "
+        + Await.inWords(WAIT) + ".");
+  }
+
+  /**
+   * When the sink, which failed {@code name}, was given it again: a sentence that says so, for a message that would
+   * otherwise blame a place not given back; "" when it was given once.
+   */
+  String givenAgain(String name) {
+    int times = sink.timesGiven().getOrDefault(name, 0);
+    return times <= 1 ? "" : " The sink failed " + name + ", and your code gave it to the sink again (" + times
+        + " times in all), so its place was still taken" + sinkCallSite() + ". An item taken in reaches the sink "
+        + "exactly once: the sink's failure is its last word on that item, and the item's place is free again.";
   }
 
   /** Where the learner's code first called the sink, for a message: " (your code called the sink from ...)". */

@@ -38,7 +38,7 @@ class ItemLimitTest {
 
   @Test
   @Order(1)
-  @Points(2)
+  @Points(1)
   @DisplayName("an item taken in is answered 202 at once and reaches the sink exactly once")
   void anAcceptedItemReachesTheSinkOnce(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 4);
@@ -62,7 +62,7 @@ class ItemLimitTest {
 
   @Test
   @Order(2)
-  @Points(5)
+  @Points(3)
   @DisplayName("beyond the limit, an item is refused with 503 and a Retry-After header, and the sink never sees it")
   void refusesBeyondTheLimitWith503AndRetryAfter(Vertx vertx) {
     int limit = 4;
@@ -74,7 +74,7 @@ class ItemLimitTest {
           + "only when the service is full.");
     }
     for (int i = limit + 1; i <= limit + 3; i++) {
-      Reply reply = scene.postAndWait("item-" + i);
+      Reply reply = i == limit + 1 ? refusedAtOnce(scene, "item-" + i, limit) : scene.postAndWait("item-" + i);
       int given = scene.sink.calls();
       require(reply.status() != 202, "The limit is " + limit + " items in the service, and " + limit
           + " had been taken in, none of them done by the sink, yet item-" + i + " was taken in too (202): the sink "
@@ -101,9 +101,41 @@ class ItemLimitTest {
     scene.sink.completeAll();
   }
 
+  /**
+   * How long a refusal may take to reach the client once the service has read the item, and then a request sent
+   * after it. A 503 written when the item was read is on its way already, and arrives on loopback within
+   * milliseconds; the margin is for a busy machine. Only a service that holds its refusal back (a timer before the
+   * 503) waits it out.
+   */
+  static final java.time.Duration AT_ONCE = java.time.Duration.ofSeconds(1);
+
+  /** Posts {@code name} into a full service, and checks that its answer does not wait once the service read it. */
+  private static Reply refusedAtOnce(IngestScene scene, String name, int limit) {
+    IngestScene.Sent sent = scene.postTracked(name);
+    io.looplab.grader.testkit.Await.outcome(sent.written(), IngestScene.WAIT, "The test's client could not send "
+        + name + ".");
+    // The service's loop reads connections in the order their bytes arrive: once it has answered a request sent
+    // after the item, it has read the item too.
+    scene.awaitServiceRead();
+    long readAt = System.nanoTime();
+    try {
+      io.looplab.grader.testkit.Await.outcome(sent.reply(), AT_ONCE, "late");
+    } catch (AssertionError late) {
+      // judged below
+    }
+    require(sent.reply().isComplete(), "The service was full (" + limit + " items with the sink, none done), and "
+        + "it had read " + name + " (it had already answered a request the test sent after it), yet " + name
+        + " was not answered within " + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+        - readAt) + " ms. A full service refuses at once: 503 with Retry-After in the same step that finds it full. "
+        + "Holding the refusal back (a timer before the 503) keeps the request, its connection and its body in "
+        + "memory for as long, the very thing a refusal avoids; Retry-After is how a full service slows its "
+        + "clients down.");
+    return io.looplab.grader.testkit.Await.result(sent.reply(), IngestScene.WAIT, name + " got no answer.");
+  }
+
   @Test
   @Order(3)
-  @Points(4)
+  @Points(2)
   @DisplayName("an item the sink is done with makes room for the next one, whether the sink stored it or failed")
   void aFinishedItemMakesRoom(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 2);
@@ -128,11 +160,14 @@ class ItemLimitTest {
     String failed = scene.sink.namesGiven().get(1);
     scene.sink.fail(1, new SinkFailure("disk full"));
     Reply afterFailure = scene.postAndWait("item-5");
-    require(afterFailure.status() == 202, "The sink failed " + failed + " (disk full), so the sink was done with it "
-        + "and the service had room again, yet item-5 was answered " + afterFailure.describe() + ". The failure did "
+    require(afterFailure.status() == 202 || !scene.givenAgain(failed).isEmpty(), "The sink failed " + failed
+        + " (disk full), so the sink was done with it and the service had room again, yet item-5 was answered "
+        + afterFailure.describe() + ". The failure did "
         + "not give the item's place back: every failure now shrinks the service for good, until it refuses "
         + "everything. Count the item out on every outcome of the sink's future (andThen, onComplete, or "
         + "eventually), not in onSuccess alone" + scene.sinkCallSite() + ".");
+    require(afterFailure.status() == 202, "The sink failed " + failed + " (disk full), yet item-5 was answered "
+        + afterFailure.describe() + "." + scene.givenAgain(failed));
 
     Reply fullAgain = scene.postAndWait("item-6");
     require(fullAgain.status() == 503, "Two items were in the service again (item-4 and item-5, neither done), a "

@@ -18,10 +18,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The steps that warm the JVM up, with the test's own code only: a service of its own with the exercise's two
- * routes (an item taken in or refused with 503, a batch piped into the slow archive), a burst of pipelined requests,
- * a streamed upload. In a cold JVM the first run of those paths loads and interprets enough classes to look like a
- * stall of the learner's code; after this, the learner's first request costs what it really costs.
+ * The steps that warm the JVM up, with the test's own code only: a service of its own on the exercise's two routes
+ * (items taken in with 202 or refused with 503 and Retry-After, batches read with pause and resume), a burst of
+ * pipelined requests, a streamed upload, and the test's archive written to directly. In a cold JVM the first run of
+ * those paths loads and interprets enough classes to look like a stall of the learner's code; after this, the
+ * learner's first request costs what it really costs.
+ *
+ * <p>It is not an answer to the exercise, and must not become one (the tests ship to learners): it answers 202 or
+ * 503 by the request's number, not by what is in the service, and it reads a batch without writing it anywhere.
  */
 final class SceneWarmUp {
 
@@ -33,8 +37,8 @@ final class SceneWarmUp {
   static void steps(Vertx vertx) {
     HeldSink sink = new HeldSink();
     sink.completeFromNowOn();
-    SlowArchive archive = new SlowArchive();
-    WarmVerticle verticle = new WarmVerticle(sink, archive);
+    sink.answerNext(HeldSink.Answer.STORED_AT_ONCE, HeldSink.Answer.FAILED_AT_ONCE);
+    WarmVerticle verticle = new WarmVerticle(sink);
     String id = Await.result(vertx.deployVerticle(verticle), WAIT, "The warm-up service did not deploy.");
     HttpClient client = vertx.createHttpClient(new HttpClientOptions().setPipelining(true).setPipeliningLimit(4),
         new PoolOptions().setHttp1MaxSize(8).setMaxWaitQueueSize(-1));
@@ -50,23 +54,39 @@ final class SceneWarmUp {
     }, WAIT);
     Await.outcome(Future.join(answers), WAIT, "The warm-up items got no answer.");
     BatchClient.Upload upload = BatchClient.upload(client, context, verticle.port, "warm-up", 2 * 1024 * 1024);
-    archive.awaitOpened(WAIT.toMillis()).ifPresent(SlowArchive.Disk::open);
     Await.outcome(upload.response(), WAIT, "The warm-up batch got no answer.");
     Await.outcome(client.close(), WAIT, "The warm-up client did not close.");
     Await.outcome(vertx.undeploy(id), WAIT, "The warm-up service did not undeploy.");
+    writeToTheArchive(vertx);
     FloodTest.heapAfterGc();
   }
 
-  /** The exercise's two routes, written by the test: nothing of the learner's runs in the warm-up. */
+  /** The test's archive, written to by the test itself: a few writes past its queue's size, a drain, an end. */
+  private static void writeToTheArchive(Vertx vertx) {
+    SlowArchive archive = new SlowArchive();
+    io.vertx.core.Promise<Void> ended = io.vertx.core.Promise.promise();
+    io.looplab.grader.testkit.OnContext.run(vertx.getOrCreateContext(), () -> {
+      SlowArchive.Disk disk = (SlowArchive.Disk) archive.open("warm-up");
+      disk.drainHandler(v -> disk.end().onComplete(ended));
+      for (int i = 0; i < SlowArchive.QUEUE_WRITES + 1; i++) {
+        disk.write(BatchClient.chunk((long) i * BatchClient.CHUNK_BYTES, BatchClient.CHUNK_BYTES));
+      }
+      disk.open();
+    }, WAIT);
+    Await.outcome(ended.future(), WAIT, "The warm-up archive did not end.");
+  }
+
+  /**
+   * The exercise's two routes, written by the test: nothing of the learner's runs in the warm-up. Every third item
+   * is refused, whatever is in the service; a batch is read, a pause and a resume per chunk, and thrown away.
+   */
   private static final class WarmVerticle extends VerticleBase {
     private final HeldSink sink;
-    private final SlowArchive archive;
     private volatile int port;
-    private int inService;
+    private int requests;
 
-    WarmVerticle(HeldSink sink, SlowArchive archive) {
+    WarmVerticle(HeldSink sink) {
       this.sink = sink;
-      this.archive = archive;
     }
 
     @Override
@@ -74,16 +94,22 @@ final class SceneWarmUp {
       Router router = Router.router(vertx);
       router.post("/items").handler(BodyHandler.create(false)).handler(ctx -> {
         Buffer item = ctx.body().buffer();
-        if (inService >= 2) {
-          ctx.response().setStatusCode(503).putHeader("Retry-After", "1").end("busy");
+        if (++requests % 3 == 0) {
+          ctx.response().setStatusCode(503).putHeader("Retry-After", "1").end("warm-up: every third is refused");
           return;
         }
-        inService++;
         ctx.response().setStatusCode(202).end();
-        sink.process(item).andThen(done -> inService--);
+        sink.process(item).onComplete(done -> { });
       });
-      router.put("/batches/:name").handler(ctx -> ctx.request().pipeTo(archive.open(ctx.pathParam("name")))
-          .onComplete(done -> ctx.response().setStatusCode(done.succeeded() ? 201 : 500).end()));
+      router.put("/batches/:name").handler(ctx -> {
+        long[] read = {0};
+        ctx.request().handler(chunk -> {
+          read[0] += chunk.length();
+          ctx.request().pause();
+          vertx.runOnContext(v -> ctx.request().resume());
+        });
+        ctx.request().endHandler(end -> ctx.response().setStatusCode(201).end("warm-up read " + read[0] + " bytes"));
+      });
       return vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
           .onSuccess(server -> port = server.actualPort());
     }

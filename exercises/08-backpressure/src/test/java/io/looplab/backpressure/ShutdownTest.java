@@ -36,7 +36,7 @@ class ShutdownTest {
 
   @Test
   @Order(7)
-  @Points(3)
+  @Points(2)
   @DisplayName("after items and a batch, undeploying the verticle leaves nothing behind")
   void undeployLeavesNothingBehind(Vertx vertx) {
     IngestScene scene = IngestScene.deploy(vertx, 2);

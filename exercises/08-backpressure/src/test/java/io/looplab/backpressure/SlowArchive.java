@@ -29,10 +29,32 @@ final class SlowArchive implements Archive {
   static final int QUEUE_WRITES = 4;
 
   private final List<Disk> opened = new ArrayList<>();
+  private int failAtWrite;
+  private String failure;
+  private boolean holdEnds;
+
+  /**
+   * The streams opened from now on fail their {@code write}-th write (from 1) with {@code reason}, when they store it,
+   * and every write and end() after it: a disk that filled up. What was queued behind the failed write is dropped.
+   */
+  synchronized SlowArchive failingAtWrite(int write, String reason) {
+    failAtWrite = write;
+    failure = reason;
+    return this;
+  }
+
+  /**
+   * The streams opened from now on store their writes as usual, but hold end()'s future until the test settles it
+   * with {@link Disk#completeEnd()} or {@link Disk#failEnd(String)}: an archive that takes its time to close a batch.
+   */
+  synchronized SlowArchive holdingEnds() {
+    holdEnds = true;
+    return this;
+  }
 
   @Override
   public synchronized WriteStream<Buffer> open(String name) {
-    Disk disk = new Disk(name);
+    Disk disk = new Disk(name, failAtWrite, failure, holdEnds);
     opened.add(disk);
     notifyAll();
     return disk;
@@ -79,10 +101,24 @@ final class SlowArchive implements Archive {
     private int maxQueued;
     private int ends;
     private int writesAfterEnd;
+    private int storedOrFailed;
     private long lastProgress = System.nanoTime();
+    private final int failAtWrite;
+    private final String failure;
+    private final boolean holdEnd;
+    private String failedWith;
+    private int writesFailed;
+    private int endsFailed;
 
     Disk(String name) {
+      this(name, 0, null, false);
+    }
+
+    Disk(String name, int failAtWrite, String failure, boolean holdEnd) {
       this.name = name;
+      this.failAtWrite = failAtWrite;
+      this.failure = failure;
+      this.holdEnd = holdEnd;
     }
 
     String name() {
@@ -99,6 +135,12 @@ final class SlowArchive implements Archive {
         return promise.future();
       }
       writes++;
+      if (failedWith != null) {
+        writesFailed++;
+        progress();
+        promise.fail(new IllegalStateException(failedWith));
+        return promise.future();
+      }
       queue.add(new Pending(chunk.copy(), promise));
       maxQueued = Math.max(maxQueued, queue.size());
       wasFull |= writeQueueFull();
@@ -149,12 +191,23 @@ final class SlowArchive implements Archive {
 
     private void flush() {
       List<Promise<Void>> written = new ArrayList<>();
+      List<Promise<Void>> failed = new ArrayList<>();
       List<Promise<Void>> ended = List.of();
       Handler<Void> drain = null;
+      String endFailure;
       synchronized (this) {
         flushScheduled = false;
         while (!queue.isEmpty()) {
           Pending pending = queue.poll();
+          storedOrFailed++;
+          if (failedWith == null && failAtWrite > 0 && storedOrFailed >= failAtWrite) {
+            failedWith = failure;
+          }
+          if (failedWith != null) {
+            writesFailed++;
+            failed.add(pending.promise());
+            continue;
+          }
           crc.update(pending.chunk().getBytes());
           bytesStored += pending.chunk().length();
           written.add(pending.promise());
@@ -163,17 +216,84 @@ final class SlowArchive implements Archive {
           wasFull = false;
           drain = drainHandler;
         }
-        if (ends > 0) {
+        endFailure = failedWith;
+        if (ends > 0 && (!holdEnd || endFailure != null)) {
           ended = List.copyOf(endPromises);
           endPromises.clear();
         }
         progress();
       }
       written.forEach(Promise::tryComplete);
+      failed.forEach(p -> p.tryFail(new IllegalStateException(endFailure)));
       if (drain != null) {
         drain.handle(null);
       }
-      ended.forEach(Promise::tryComplete);
+      settleEnds(ended, endFailure);
+    }
+
+    private void settleEnds(List<Promise<Void>> ended, String endFailure) {
+      if (endFailure != null) {
+        synchronized (this) {
+          endsFailed += ended.size();
+        }
+      }
+      ended.forEach(p -> {
+        if (endFailure == null) {
+          p.tryComplete();
+        } else {
+          p.tryFail(new IllegalStateException(endFailure));
+        }
+      });
+    }
+
+    /** Settles a held end(): succeeds it (null) or fails it with {@code reason}, on the stream's event loop. */
+    private void settleHeldEnd(String reason) {
+      Runnable settle = () -> {
+        List<Promise<Void>> ended;
+        synchronized (this) {
+          ended = List.copyOf(endPromises);
+          endPromises.clear();
+          progress();
+        }
+        settleEnds(ended, reason);
+      };
+      Context on;
+      synchronized (this) {
+        on = context;
+      }
+      if (on == null) {
+        settle.run();
+      } else {
+        on.runOnContext(v -> settle.run());
+      }
+    }
+
+    /** Lets a held end() succeed. */
+    void completeEnd() {
+      settleHeldEnd(null);
+    }
+
+    /** Fails a held end() with {@code reason}. */
+    void failEnd(String reason) {
+      settleHeldEnd(reason);
+    }
+
+    /** Whether end() was called and its future is still held by the test. */
+    synchronized boolean endHeld() {
+      return ends > 0 && !endPromises.isEmpty() && queue.isEmpty();
+    }
+
+    /** The context that wrote to this stream first (null before any write). */
+    synchronized Context context() {
+      return context;
+    }
+
+    synchronized int writesFailed() {
+      return writesFailed;
+    }
+
+    synchronized int endsFailed() {
+      return endsFailed;
     }
 
     @Override

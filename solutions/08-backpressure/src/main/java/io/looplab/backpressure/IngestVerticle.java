@@ -17,11 +17,13 @@ import io.vertx.ext.web.handler.BodyHandler;
  *   <li>{@code POST /items}: the body is one item (at most {@link #MAX_ITEM_BYTES} bytes). The answer is
  *       {@code 202 Accepted} once the item is taken in: from then on it is handed to the {@link ItemSink} exactly
  *       once. At most {@code limit} items are in the service at a time (handed to the sink, or waiting for it); an
- *       item that finds the service full is refused with {@code 503 Service Unavailable} and a {@code Retry-After}
- *       header, and the sink never sees it;</li>
+ *       item leaves the service when the sink is done with it: stored, failed, or {@code process()} threw. Each
+ *       instance counts its own items against its own {@code limit}. An item that finds the service full is refused
+ *       at once with {@code 503 Service Unavailable} and a {@code Retry-After} header, and the sink never sees
+ *       it;</li>
  *   <li>{@code PUT /batches/:name}: the body is a batch of any size, streamed into {@link Archive#open} at the
- *       archive's own pace. The answer is {@code 201 Created} once the whole batch is written and the stream
- *       ended, or {@code 500} with the reason.</li>
+ *       archive's own pace. The answer is {@code 201 Created} once the whole batch is written and the stream's
+ *       {@code end()} has succeeded, or {@code 500} with the reason when a write or {@code end()} fails.</li>
  * </ul>
  * The server listens on 127.0.0.1, on a free port: see {@link #port()}.
  */
@@ -86,7 +88,18 @@ public class IngestVerticle extends VerticleBase {
     ctx.response().setStatusCode(202).end();
     // FIX: the slot is given back when the sink is done with the item, whether it stored it or failed: andThen
     // runs on both outcomes. Given back on success only, every failure would shrink the service for good.
-    sink.process(item).andThen(done -> inService--);
+    handOver(item).andThen(done -> inService--);
+  }
+
+  // FIX: the sink's answer as a future on every path. A sink that throws instead of answering (a client that is not
+  // connected) is done with the item as surely as one that fails its future: without this, the throw would go up
+  // to the router, and the item's place would never come back.
+  private Future<Void> handOver(Buffer item) {
+    try {
+      return sink.process(item);
+    } catch (RuntimeException thrown) {
+      return Future.failedFuture(thrown);
+    }
   }
 
   private void storeBatch(RoutingContext ctx) {

@@ -14,7 +14,9 @@ public interface ItemSink {
 
   /**
    * Stores {@code item}. The future succeeds when the item is stored, or fails when the sink could not store it;
-   * either way the sink is done with that item.
+   * either way the sink is done with that item. The future may be complete already when this method returns (a sink
+   * that stores or refuses at once), and this method may throw instead of returning a future (a sink that is not
+   * connected): then too the sink is done with the item.
    */
   Future<Void> process(Buffer item);
 }
