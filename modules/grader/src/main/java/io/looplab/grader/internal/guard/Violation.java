@@ -24,7 +24,9 @@ public record Violation(Kind kind, String thread, String what, String where, Str
             + "off the loop with executeBlocking or a worker executor."),
     STALL("Event loop stalled",
         "Long CPU work on the event loop delays every other handler, timer and request on that loop. "
-            + "Move the computation to executeBlocking or a worker executor, and keep the loop for quick steps."),
+            + "If the task computes, move the computation to executeBlocking or a worker executor. If it loops "
+            + "until something changes (a count, a flag, a future), nothing can change while it holds the loop: "
+            + "answer at once instead (refuse, or carry on in a callback when the thing completes)."),
     WAITING_STALL("Event loop stalled",
         "The loop used no CPU: it waited, and an event loop serves every request with one thread, so while it "
             + "waits everything else waits too. Never make the loop wait for a monitor, a lock or I/O that another "
