@@ -61,6 +61,7 @@ public final class Confinement {
   };
 
   private static final Object registering = new Object();
+  private static final Object owning = new Object();
   private static volatile FieldRef[] fields = new FieldRef[64];
   private static int fieldCount;
   private static volatile Owner[] owners = new Owner[0];
@@ -81,7 +82,7 @@ public final class Confinement {
       return; // started by hand, on no context: no owner
     }
     ContextInternal root = ((ContextInternal) current).unwrap();
-    synchronized (registering) {
+    synchronized (owning) {
       List<Owner> kept = new ArrayList<>();
       for (Owner o : owners) {
         Object object = o.object.get();
