@@ -29,14 +29,15 @@ public final class VerticleContext {
   /**
    * Whether the calling code runs on {@code verticles}'s context (or a duplicate of it), on that context's own thread.
    * Both matter: {@code vertx.runOnContext(...)} from a foreign thread makes a new context that may happen to land on
-   * the same event-loop thread, and a worker thread can carry the verticle's context as its current one.
+   * the same event-loop thread, and code inside {@code executeBlocking} runs on a worker thread that carries the
+   * verticle's context as its current one. For a worker or virtual-thread context, which runs its tasks on several
+   * threads one at a time, the context alone decides.
    */
   public static boolean isCurrent(Context verticles) {
-    Context current = Vertx.currentContext();
-    if (!isSameContext(current, verticles)) {
+    if (!isSameContext(Vertx.currentContext(), verticles)) {
       return false;
     }
-    return !Context.isOnEventLoopThread() || ((ContextInternal) verticles).nettyEventLoop().inEventLoop();
+    return !verticles.isEventLoopContext() || ((ContextInternal) verticles).nettyEventLoop().inEventLoop();
   }
 
   /** "the verticle's context", "a duplicate of the verticle's context", "another context", "no Vert.x context". */

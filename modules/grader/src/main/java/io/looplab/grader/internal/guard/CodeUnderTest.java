@@ -83,6 +83,21 @@ public final class CodeUnderTest {
         && learners.computeIfAbsent(topLevel(className), CodeUnderTest::compiledFromLearnersSources);
   }
 
+  /**
+   * {@link #isLearnersClass} for a class the JVM is defining right now, which cannot be loaded to ask where it came
+   * from: {@code location} is its code source, as a class file transformer is given it. The same rule.
+   */
+  static boolean isLearnersClassFrom(String className, URL location) {
+    String prefix = packagePrefix;
+    if (prefix.isEmpty() || !className.startsWith(prefix) || givenType(className) != null) {
+      return false;
+    }
+    if (declaredLearners.contains(topLevel(className)) || testLocation == null) {
+      return true;
+    }
+    return location != null && !location.equals(testLocation);
+  }
+
   private static boolean compiledFromLearnersSources(String topLevelName) {
     if (declaredLearners.contains(topLevelName)) {
       return true;

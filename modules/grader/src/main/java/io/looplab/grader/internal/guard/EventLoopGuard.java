@@ -57,6 +57,7 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
     if (problem != null) {
       throw new IllegalStateException(problem);
     }
+    ConfinementDetector.watch();
   }
 
   @Override

@@ -38,7 +38,12 @@ public record Violation(Kind kind, String thread, String what, String where, Str
     SETTLED_TWICE("Exception nobody handled",
         "A promise was settled a second time: Promise.complete and Promise.fail throw once the promise has an "
             + "outcome. When several outcomes race for one promise (an answer, a deadline, a caller who gives up), "
-            + "settle it with tryComplete or tryFail: the first one wins, and the others lose quietly.");
+            + "settle it with tryComplete or tryFail: the first one wins, and the others lose quietly."),
+    CONFINEMENT("State touched off the verticle's context",
+        "Only the verticle's own context may touch its fields: Vert.x runs its handlers there one at a time, which is "
+            + "what makes them safe without locks. Hand the work back with context.runOnContext(...), or continue "
+            + "on a Vert.x future (executeBlocking's result, Future.fromCompletionStage(stage, context)), whose "
+            + "handlers run on the verticle's context.");
 
     private final String title;
     private final String why;

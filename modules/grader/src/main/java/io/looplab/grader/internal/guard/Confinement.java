@@ -1,0 +1,345 @@
+package io.looplab.grader.internal.guard;
+
+import io.vertx.core.Context;
+import io.vertx.core.Deployable;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.Verticle;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
+
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The confinement detector's judge, called by the learner's classes as {@link ConfinementDetector} rewrote them. A
+ * learner's verticle is owned by the context Vert.x starts it on; from then on:
+ * <ul>
+ *   <li>a write of one of its instance fields from a thread that is not on that context is a violation, unless the
+ *       field is volatile, final, or of a type made for threads ({@code java.util.concurrent}, Vert.x shared data);</li>
+ *   <li>a read of one of its fields off that context is a violation when the value is a container that is not safe
+ *       for threads (a HashMap, an ArrayList, a StringBuilder, an array...): the code then iterates or changes it
+ *       off the loop. Reading an immutable value (a String, a number, a config, the Vertx instance) is fine.</li>
+ * </ul>
+ * "On that context" is the context itself or a duplicate of it (an HTTP handler, a periodic timer), on the event loop
+ * of an event-loop context; for a worker or a virtual-thread context, whose tasks run on several threads one at a
+ * time, the current context alone decides. The test's own thread is never judged: a test may read the learner's
+ * state when it has waited for it. Each field is reported once per verticle.
+ *
+ * <p>Public only because the rewritten classes call it; nothing else should.
+ */
+public final class Confinement {
+
+  private static final int SKIP = 1;
+  private static final int CHECK = 2;
+
+  /** Containers whose methods are not safe to call from two threads, and StringBuilder. Their subclasses too. */
+  private static final Set<String> UNSAFE_CONTAINERS = Set.of("java.util.HashMap", "java.util.LinkedHashMap",
+      "java.util.TreeMap", "java.util.IdentityHashMap", "java.util.WeakHashMap", "java.util.EnumMap",
+      "java.util.HashSet", "java.util.LinkedHashSet", "java.util.TreeSet", "java.util.EnumSet",
+      "java.util.RegularEnumSet", "java.util.JumboEnumSet", "java.util.ArrayList", "java.util.LinkedList",
+      "java.util.ArrayDeque", "java.util.PriorityQueue", "java.util.BitSet", "java.lang.StringBuilder");
+
+  private static final ClassValue<Boolean> CONTAINER = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      if (type.isArray()) {
+        return true;
+      }
+      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        if (UNSAFE_CONTAINERS.contains(c.getName())) {
+          return true;
+        }
+      }
+      return false;
+    }
+  };
+
+  private static final Object registering = new Object();
+  private static final Object owning = new Object();
+  private static volatile FieldRef[] fields = new FieldRef[64];
+  private static int fieldCount;
+  private static volatile Owner[] owners = new Owner[0];
+  private static volatile Thread testThread;
+
+  private Confinement() {
+  }
+
+  // ---- called by rewritten classes -------------------------------------------------------------------------------
+
+  /** At the start of {@code start}, {@code init} or {@code deploy}: a verticle started on a context is owned by it. */
+  public static void started(Object self) {
+    if (!(self instanceof Deployable) && !(self instanceof Verticle)) {
+      return;
+    }
+    Context current = Vertx.currentContext();
+    if (current == null) {
+      return; // started by hand, on no context: no owner
+    }
+    ContextInternal root = ((ContextInternal) current).unwrap();
+    synchronized (owning) {
+      List<Owner> kept = new ArrayList<>();
+      for (Owner o : owners) {
+        Object object = o.object.get();
+        if (object == self && o.context.get() == root) {
+          return;
+        }
+        if (object != null && object != self && o.context.get() != null) {
+          kept.add(o);
+        }
+      }
+      kept.add(new Owner(self, root, Thread.currentThread().getName()));
+      owners = kept.toArray(new Owner[0]);
+    }
+  }
+
+  /** Before a PUTFIELD on {@code object}. */
+  public static void write(Object object, int field) {
+    Owner owner = ownerOf(object);
+    if (owner == null) {
+      return;
+    }
+    FieldRef ref = fields[field];
+    if (ref.writeMode() == SKIP || owner.isCurrent()) {
+      return;
+    }
+    judge(owner, ref, "written", null);
+  }
+
+  /** After a GETFIELD on {@code object} that gave {@code value}. */
+  public static void read(Object object, Object value, int field) {
+    if (value == null) {
+      return;
+    }
+    Owner owner = ownerOf(object);
+    if (owner == null || !CONTAINER.get(value.getClass())) {
+      return;
+    }
+    FieldRef ref = fields[field];
+    if (ref.readMode() == SKIP || owner.isCurrent()) {
+      return;
+    }
+    judge(owner, ref, "read", value.getClass());
+  }
+
+  // ---- for the detector ------------------------------------------------------------------------------------------
+
+  static void testThread(Thread thread) {
+    testThread = thread;
+  }
+
+  /** A number for a field access the detector rewrites; the rewritten code passes it back. */
+  static int field(ClassLoader loader, String owner, String name, String descriptor) {
+    synchronized (registering) {
+      FieldRef[] now = fields;
+      if (fieldCount == now.length) {
+        now = Arrays.copyOf(now, now.length * 2);
+      }
+      now[fieldCount] = new FieldRef(loader, owner.replace('/', '.'), name);
+      fields = now;
+      return fieldCount++;
+    }
+  }
+
+  /** Whether a field of this type may hold a container: the reads worth a call. */
+  static boolean mayHoldContainer(String descriptor) {
+    return descriptor.startsWith("[")
+        || descriptor.startsWith("Ljava/util/") && !descriptor.startsWith("Ljava/util/concurrent/")
+        || descriptor.equals("Ljava/lang/Object;") || descriptor.equals("Ljava/lang/StringBuilder;")
+        || descriptor.equals("Ljava/lang/CharSequence;") || descriptor.equals("Ljava/lang/Iterable;")
+        || descriptor.equals("Ljava/lang/Appendable;");
+  }
+
+  // ---- judging ---------------------------------------------------------------------------------------------------
+
+  private static Owner ownerOf(Object object) {
+    Owner[] now = owners;
+    for (Owner o : now) {
+      if (o.object.get() == object) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  private static void judge(Owner owner, FieldRef ref, String how, Class<?> valueType) {
+    Thread thread = Thread.currentThread();
+    if (thread == testThread || owner.reported.contains(ref)) {
+      return;
+    }
+    StackTraceElement[] stack = new Throwable().getStackTrace();
+    for (StackTraceElement frame : stack) {
+      if (frame.getClassName().startsWith("org.junit.")) {
+        return; // the test called the learner's code on its own thread
+      }
+    }
+    int learner = CodeUnderTest.firstFrameIndex(stack);
+    if (learner >= 0 && calledByTest(stack, learner, owner) || !owner.reported.add(ref)) {
+      return;
+    }
+    StackTraceElement at = learner >= 0 ? stack[learner] : stack[Math.min(2, stack.length - 1)];
+    String call = ref.display() + (valueType == null ? "" : " (a " + typeName(valueType) + ")") + " was " + how
+        + " by " + CodeUnderTest.methodInWords(at.getMethodName());
+    String what = owner.belongsTo() + ", and this thread was on " + whereNow(owner);
+    ViolationLog.report(new Violation(Violation.Kind.CONFINEMENT, thread.getName(), what,
+        CodeUnderTest.describe(at), call));
+  }
+
+  /**
+   * Whether the test itself called one of the verticle's own methods (not a callback of the verticle's, such as a
+   * lambda given to a fake client) to read its state: a test may do so from its own Vert.x callbacks once it has waited
+   * for the answers.
+   */
+  private static boolean calledByTest(StackTraceElement[] stack, int learner, Owner owner) {
+    int outer = learner;
+    while (outer + 1 < stack.length && CodeUnderTest.isLearnersClass(stack[outer + 1].getClassName())) {
+      outer++;
+    }
+    if (outer + 1 >= stack.length || stack[outer].getMethodName().startsWith("lambda$")
+        || !CodeUnderTest.isTestClass(stack[outer + 1].getClassName())) {
+      return false;
+    }
+    Object object = owner.object.get();
+    String entered = stack[outer].getClassName();
+    for (Class<?> c = object == null ? null : object.getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getName().equals(entered)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String whereNow(Owner owner) {
+    Context current = Vertx.currentContext();
+    ContextInternal root = owner.context.get();
+    if (current == null) {
+      return "no Vert.x context";
+    }
+    if (((ContextInternal) current).unwrap() == root) {
+      return "the verticle's context but not on its event loop (code inside executeBlocking runs there)";
+    }
+    return "another Vert.x context than the verticle's";
+  }
+
+  private static String typeName(Class<?> type) {
+    return type.isArray() ? type.getComponentType().getSimpleName() + "[]" : type.getName();
+  }
+
+  /** A verticle and the context that owns it; both held weakly, as tests come and go. */
+  private static final class Owner {
+    final WeakReference<Object> object;
+    final WeakReference<ContextInternal> context;
+    final boolean eventLoop;
+    final String startThread;
+    final ThreadingModel model;
+    final Set<FieldRef> reported = ConcurrentHashMap.newKeySet();
+
+    Owner(Object object, ContextInternal context, String startThread) {
+      this.object = new WeakReference<>(object);
+      this.context = new WeakReference<>(context);
+      this.eventLoop = context.isEventLoopContext();
+      this.model = context.threadingModel();
+      this.startThread = startThread;
+    }
+
+    boolean isCurrent() {
+      ContextInternal root = context.get();
+      if (root == null) {
+        return true; // its Vert.x is gone: nothing left to protect
+      }
+      Context current = Vertx.currentContext();
+      if (current == null || ((ContextInternal) current).unwrap() != root) {
+        return false;
+      }
+      // A worker or virtual-thread context runs its tasks on several threads, one at a time: the context decides.
+      return !eventLoop || root.nettyEventLoop().inEventLoop();
+    }
+
+    String belongsTo() {
+      if (eventLoop) {
+        return "the verticle belongs to its event loop, " + startThread;
+      }
+      return model == ThreadingModel.VIRTUAL_THREAD ? "the verticle belongs to its virtual-thread context"
+          : "the verticle belongs to its worker context";
+    }
+  }
+
+  /** A field as the rewritten code names it, resolved on first use. */
+  private static final class FieldRef {
+    final ClassLoader loader;
+    final String owner;
+    final String name;
+    volatile int writeMode;
+    volatile int readMode;
+    volatile String display;
+
+    FieldRef(ClassLoader loader, String owner, String name) {
+      this.loader = loader;
+      this.owner = owner;
+      this.name = name;
+    }
+
+    int writeMode() {
+      if (writeMode == 0) {
+        resolve();
+      }
+      return writeMode;
+    }
+
+    int readMode() {
+      if (readMode == 0) {
+        resolve();
+      }
+      return readMode;
+    }
+
+    String display() {
+      if (display == null) {
+        resolve();
+      }
+      return display;
+    }
+
+    private void resolve() {
+      Field field = null;
+      try {
+        for (Class<?> c = Class.forName(owner, false, loader); c != null && field == null; c = c.getSuperclass()) {
+          for (Field f : c.getDeclaredFields()) {
+            if (f.getName().equals(name)) {
+              field = f;
+              break;
+            }
+          }
+        }
+      } catch (Throwable e) {
+        // not found: not judged
+      }
+      if (field == null) {
+        display = simpleName(owner) + "." + name;
+        readMode = SKIP;
+        writeMode = SKIP;
+        return;
+      }
+      int modifiers = field.getModifiers();
+      boolean safeType = madeForThreads(field.getType());
+      display = simpleName(field.getDeclaringClass().getName()) + "." + name;
+      boolean skip = Modifier.isVolatile(modifiers) || Modifier.isStatic(modifiers) || safeType;
+      readMode = skip ? SKIP : CHECK;
+      writeMode = skip || Modifier.isFinal(modifiers) ? SKIP : CHECK;
+    }
+
+    private static boolean madeForThreads(Class<?> type) {
+      String name = type.getName();
+      return name.startsWith("java.util.concurrent.") || name.startsWith("io.vertx.core.shareddata.");
+    }
+
+    private static String simpleName(String className) {
+      return className.substring(className.lastIndexOf('.') + 1).replace('$', '.');
+    }
+  }
+}
