@@ -87,8 +87,9 @@ final class StallDetector {
     }
     StackTraceElement[] stack = info.getStackTrace();
     int learnerFrame = CodeUnderTest.firstFrameIndex(stack);
-    String waiting = learnerFrame < 0 || BlockingCalls.isHandingTaskToPool(stack, learnerFrame)
-        || isVertxsOwnLock(info, stack) ? null : waitingEvidence(info, stack);
+    boolean vertxsOwnLock = isVertxsOwnLock(info, stack);
+    String waiting = learnerFrame < 0 || BlockingCalls.isHandingTaskToPool(stack, learnerFrame) || vertxsOwnLock
+        ? null : waitingEvidence(info, stack);
     Sighting seen = sightings.get(thread);
     if (seen == null || seen.taskStart() != taskStart) {
       // The first sighting of this task gives the baselines for its CPU time, and may be its first wait.
@@ -106,8 +107,10 @@ final class StallDetector {
     if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
       return;
     }
-    if (learnerFrame < 0 || CodeUnderTest.isWarmingUp(stack, learnerFrame)) {
-      return; // not the code under test, or the JVM loading classes: ask again on the next tick
+    if (learnerFrame < 0 || CodeUnderTest.isWarmingUp(stack, learnerFrame) || vertxsOwnLock) {
+      // not the code under test, the JVM loading classes, or a wait on Vert.x's own lock (whatever CPU the task
+      // used before it, it is not computing now): ask again on the next tick
+      return;
     }
     // The task's own time leaves out the JVM's garbage-collection pauses, during which nothing ran; a pause that has
     // ended but is not yet announced makes the judgment wait for the next check.
