@@ -238,7 +238,7 @@ final class StallDetector {
       if (CodeUnderTest.isWatched(frame)) {
         return false;
       }
-      if (frame.getClassName().startsWith("io.netty.") || frame.getClassName().startsWith("io.vertx.")) {
+      if (isVertxOrNetty(frame)) {
         return true;
       }
     }

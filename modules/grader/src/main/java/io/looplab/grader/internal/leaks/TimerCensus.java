@@ -139,8 +139,7 @@ public final class TimerCensus {
         if (owner.startsWith("io.vertx.") || owner.startsWith("io.netty.")) {
           continue;
         }
-        String shortOwner = owner.contains("$$Lambda") ? owner.substring(0, owner.indexOf("$$Lambda")) : owner;
-        timers.add((periodic ? "a periodic timer" : "a one-shot timer") + " set in " + shortOwner);
+        timers.add((periodic ? "a periodic timer" : "a one-shot timer") + " set in " + withoutLambda(owner));
       }
     } catch (ReflectiveOperationException | RuntimeException e) {
       timers.add("(the grader could not list Vert.x timers on this Vert.x version: " + e + ")");
