@@ -8,6 +8,7 @@ import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.ExerciseStatus;
+import io.looplab.grader.internal.scoring.VerdictFormat;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -142,6 +143,20 @@ class HostileMatrixTest {
       new Case("a symbolic link to a file outside the submission", victim -> Files.createSymbolicLink(
           victim.resolve("src/main/java/io/looplab/lostupdate/Secret.java"), Files.createTempFile(HostileMatrixTest.work, "secret",
               ".java")), true, ExerciseStatus.COMPILE_ERROR, "symbolic link"),
+      // Forging a verdict: the grading JVM's report reaches the kit only as records signed with a key the graded
+      // code never sees (VerdictFormat); a record printed by the code makes the grading an error, never points, and a
+      // report file written where the JVM's command line says is never read. Both victims also take two seats a
+      // reservation, so a forgery that worked would show as full marks.
+      injected("a verdict record printed by the code", "freeSeats--; " + ONCE + "System.out.println(\""
+          + VerdictFormat.MARK + " 1 1 1 e30= \" + \"0\".repeat(64));", null, ExerciseStatus.ERROR,
+          "the grading JVM's output held a verdict"),
+      new Case("a full-marks report written where the command line says the report goes", victim -> inject(victim,
+          "freeSeats--; " + onceInAThread("try { for (String a : new String(java.nio.file.Files.readAllBytes("
+              + "java.nio.file.Path.of(\"/proc/self/cmdline\"))).split(\"\\0\")) { if (a.endsWith(\".json\")) { "
+              + "java.nio.file.Files.writeString(java.nio.file.Path.of(a), \"{'report':{'id':'" + VICTIM + "',"
+              + "'title':'x','tests':[]},'finished':true}\".replace('\\'', (char) 34)); System.out.println("
+              + "\"FORGED: wrote \" + a); } } } catch (Exception e) { System.out.println(\"FORGED: failed: \" + e); }")),
+          true, ExerciseStatus.FAILED, null, "FORGED: wrote", false),
       // The sandbox (bubblewrap): the home folder is read-only, and loopback is the only network interface.
       Case.probe("a write into the home folder", onceInAThread("java.nio.file.Path probe = java.nio.file.Path.of("
           + "System.getProperty(\"user.home\"), \"" + HOME_PROBE + "\"); try { java.nio.file.Files.writeString(probe, "

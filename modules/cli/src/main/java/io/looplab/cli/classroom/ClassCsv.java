@@ -40,7 +40,7 @@ final class ClassCsv {
       cells.add(r.isGraded() ? String.valueOf(r.board().max()) : "");
       String note = r.problem() == null ? "" : r.problem();
       if (!notGraded.isEmpty()) {
-        note = (note.isEmpty() ? "" : note + "; ") + "not graded (the grader failed, not the code; grade again): "
+        note = (note.isEmpty() ? "" : note + "; ") + "not graded (no point lost; the report says why; grade again): "
             + String.join(" ", notGraded);
       }
       cells.add(note);

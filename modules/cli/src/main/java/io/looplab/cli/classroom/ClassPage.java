@@ -67,7 +67,7 @@ final class ClassPage {
             cells.add(new Cell("none", results.get(i).learner() + ": not graded", anchor(i)));
           } else if (t.get().notGraded()) {
             // the grader's failure, not the learner's: no heat, and said as it is
-            cells.add(new Cell("none", results.get(i).learner() + ": error, not graded (the grader failed)",
+            cells.add(new Cell("none", results.get(i).learner() + ": error, not graded (no point lost)",
                 anchor(i)));
           } else if (t.get().passed()) {
             cells.add(new Cell("pass", results.get(i).learner() + ": " + t.get().points() + "/" + t.get().max(),

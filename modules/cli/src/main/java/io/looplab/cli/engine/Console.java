@@ -122,7 +122,7 @@ public final class Console {
     boolean notGraded = r.status() == ExerciseStatus.ERROR;
     line(String.format("  %s %-" + ID_WIDTH + "s %-42s %s %s", notGraded ? styled("yellow", "?") : mark(r.isComplete()),
         r.id(), truncate(r.title(), 42), styled(r.isComplete() ? "green" : notGraded || r.points() > 0 ? "yellow"
-            : "red", points), notGraded ? "error: not graded (the grader failed, not the code)" : r.status()));
+            : "red", points), notGraded ? "error: not graded (see why below; no point lost)" : r.status()));
   }
 
   /** Every test of an exercise, with what each failing one says. */

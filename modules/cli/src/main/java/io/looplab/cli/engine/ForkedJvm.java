@@ -1,9 +1,10 @@
 package io.looplab.cli.engine;
 
 import io.looplab.grader.internal.runner.GradingJvm;
+import io.looplab.grader.internal.scoring.VerdictFormat;
+import io.looplab.grader.internal.scoring.VerdictStream;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,8 @@ import java.util.function.Consumer;
 /**
  * Runs the graded tests of one exercise in a JVM of their own. The learner's code may hang, exit, or flood its
  * output: the JVM is killed at the time limit, its exit status is kept, and its output goes to a log file that
- * stops growing at {@value #MAX_LOG_BYTES} bytes.
+ * stops growing at {@value #MAX_LOG_BYTES} bytes. Its verdict comes back signed, on the same output
+ * ({@link VerdictFormat}): the JVM's key is the first line it is sent.
  */
 final class ForkedJvm {
 
@@ -46,19 +48,33 @@ final class ForkedJvm {
   }
 
   private final Process process;
+  private final VerdictStream verdicts;
   private final Thread drain;
   private final long[] dropped = {0};
 
-  private ForkedJvm(Process process, Path log) {
+  private ForkedJvm(Process process, Path log, byte[] key) {
     this.process = process;
-    this.drain = new Thread(() -> dropped[0] = copyCapped(process.getInputStream(), log), "lab-output-drain");
+    this.verdicts = new VerdictStream(key);
+    this.drain = new Thread(() -> dropped[0] = JvmOutput.drain(process.getInputStream(), log, MAX_LOG_BYTES,
+        verdicts), "lab-output-drain");
     drain.setDaemon(true);
     drain.start();
   }
 
-  /** Starts the JVM; with the runner's {@code --wait-for-go}, it gets ready and then waits for {@link #go()}. */
+  /**
+   * Starts the JVM and sends it its key; with the runner's {@code --wait-for-go}, it gets ready and then waits for
+   * {@link #go()}.
+   */
   static ForkedJvm start(List<String> command, Path log) throws IOException {
-    return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), log);
+    byte[] key = VerdictFormat.newKey();
+    ForkedJvm jvm = new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), log, key);
+    jvm.tell(VerdictFormat.keyLine(key));
+    return jvm;
+  }
+
+  /** What the JVM has said of its gradings so far, checked. */
+  VerdictStream verdicts() {
+    return verdicts;
   }
 
   /** Runs a JVM that needs no handshake, to the end or the time limit. */
@@ -159,23 +175,5 @@ final class ForkedJvm {
     process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
     process.waitFor(10, TimeUnit.SECONDS);
-  }
-
-  private static long copyCapped(InputStream in, Path log) {
-    long written = 0;
-    long dropped = 0;
-    byte[] buffer = new byte[8192];
-    try (in; OutputStream out = Files.newOutputStream(log)) {
-      int n;
-      while ((n = in.read(buffer)) >= 0) {
-        int keep = (int) Math.max(0, Math.min(n, MAX_LOG_BYTES - written));
-        out.write(buffer, 0, keep);
-        written += keep;
-        dropped += n - keep;
-      }
-    } catch (IOException e) {
-      // the process was killed; what was written so far is kept
-    }
-    return dropped;
   }
 }

@@ -4,6 +4,8 @@ import io.looplab.grader.internal.runner.GradingJvm;
 import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.looplab.grader.internal.scoring.InFlightReport;
+import io.looplab.grader.internal.scoring.VerdictFormat;
+import io.looplab.grader.internal.scoring.VerdictStream;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,7 +74,7 @@ public final class GradingEngine implements AutoCloseable {
       if (report.isNotGraded() && !cancelled) {
         // The grader or the machine failed (a warm-up out of time on a crowded machine, say): that is never the
         // code's lost point, so the exercise is graded once more, in a JVM of its own, before it is reported.
-        progress.update(exercise, "not graded (the grader failed): grading again");
+        progress.update(exercise, "not graded: grading again");
         report = gradeOrThrow(exercise, target, progress, onlyTests);
       }
       return report;
@@ -120,14 +122,16 @@ public final class GradingEngine implements AutoCloseable {
       throw e;
     }
     long limit = limit(exercise);
-    ForkedJvm.Outcome outcome = jvm.await(limit, left -> progress.update(exercise, testingLine(waiting.reportFile())),
+    ForkedJvm.Outcome outcome = jvm.await(limit,
+        left -> progress.update(exercise, testingLine(jvm.verdicts(), waiting.reportFile())),
         GradingJvm.whereFile(waiting.reportFile()));
     if (cancelled) {
       ExerciseReport stopped = new ExerciseReport(exercise.id(), exercise.title(), List.of());
       stopped.addNote("Stopped before it finished: a newer grading replaced it.");
       return stopped;
     }
-    return conclude(exercise, sources, waiting.reportFile(), waiting.log(), outcome, limit);
+    return conclude(exercise, sources, new Verdict(jvm.verdicts(), waiting.reportFile(), List.of()), waiting.log(),
+        outcome, limit);
   }
 
   /** One grading of {@link #gradeTogether}: a target, and the test methods to run (all when empty). */
@@ -171,7 +175,8 @@ public final class GradingEngine implements AutoCloseable {
         if (ending == ServingJvm.Ending.END) {
           jvm.ended();
         }
-        ExerciseReport report = conclude(exercise, sources, line.reportFile(), jvm.log(), outcome, limit);
+        ExerciseReport report = conclude(exercise, sources, new Verdict(jvm.verdicts(), line.reportFile(),
+            job.onlyTests()), jvm.log(), outcome, limit);
         if (ending != ServingJvm.Ending.NEXT) {
           jvm = null;
         }
@@ -276,15 +281,33 @@ public final class GradingEngine implements AutoCloseable {
     return debug ? 1800 : exercise.timeoutSeconds();
   }
 
-  /** The report, from what the grading JVM wrote and how it ended, with every note the grading calls for. */
-  private ExerciseReport conclude(Exercise exercise, Sources sources, Path reportFile, Path log,
+  /**
+   * Where a grading's verdict is: the signed records of the JVM that ran it, under the job's name (the report file it
+   * was given, which is never read), and the test methods it was asked to run (all when empty).
+   */
+  private record Verdict(VerdictStream stream, Path job, List<String> onlyTests) {
+  }
+
+  /**
+   * The report, from what the grading JVM said (checked against the exercise's plan) and how it ended, with every
+   * note the grading calls for.
+   */
+  private ExerciseReport conclude(Exercise exercise, Sources sources, Verdict verdict, Path log,
       ForkedJvm.Outcome outcome, long limit) {
-    Optional<InFlightReport> written = InFlightReport.read(reportFile);
-    ExerciseReport report = written.map(InFlightReport::report).orElseGet(() -> plan(exercise));
+    ExerciseReport plan = plan(exercise);
+    Optional<InFlightReport> written = verdict.stream().latest(verdict.job());
+    Optional<String> unbelievable = verdict.stream().problem().map(p -> "the grading JVM's output held " + p)
+        .or(() -> written.flatMap(w -> PlanMatch.mismatch(plan, w.report(), verdict.onlyTests())))
+        .or(() -> written.isEmpty() && !outcome.timedOut() && outcome.exitCode() == 0
+            ? Optional.of("the grading JVM ended normally without handing over a verdict") : Optional.empty());
+    if (unbelievable.isPresent()) {
+      return notGraded(PlanMatch.only(plan, verdict.onlyTests()), unbelievable.get());
+    }
+    ExerciseReport report = written.map(InFlightReport::report).orElse(plan);
     String running = written.map(InFlightReport::running).orElse(null);
     boolean endedEarly = written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0;
     if (outcome.timedOut()) {
-      report.stoppedAtTimeLimit(limit, running, readWhere(GradingJvm.whereFile(reportFile)));
+      report.stoppedAtTimeLimit(limit, running, readWhere(GradingJvm.whereFile(verdict.job())));
     } else if (endedEarly) {
       report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
     }
@@ -514,8 +537,19 @@ public final class GradingEngine implements AutoCloseable {
     }
   }
 
-  private static String testingLine(Path reportFile) {
-    return InFlightReport.read(reportFile).map(r -> "testing " + r.done() + "/" + r.report().tests().size()
+  /**
+   * A report in which every test of the plan is not graded, for {@code why}: the kit cannot tell what the grader
+   * said, so it gives neither points nor lost points (and grades the exercise again).
+   */
+  private static ExerciseReport notGraded(ExerciseReport plan, String why) {
+    plan.tests().forEach(t -> t.recordNotGraded(why + ". The kit cannot tell what the grader said, so this grading "
+        + "counts neither points nor lost points. (Graded code must never print a line that starts with "
+        + VerdictFormat.MARK + ".)"));
+    return plan;
+  }
+
+  private static String testingLine(VerdictStream verdicts, Path job) {
+    return verdicts.latest(job).map(r -> "testing " + r.done() + "/" + r.report().tests().size()
         + (r.running() == null ? "" : ": " + r.running())).orElse("starting the tests");
   }
 

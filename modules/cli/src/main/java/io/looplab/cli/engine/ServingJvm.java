@@ -30,6 +30,11 @@ final class ServingJvm {
     return log;
   }
 
+  /** What the JVM has said of its jobs so far, checked. */
+  io.looplab.grader.internal.scoring.VerdictStream verdicts() {
+    return jvm.verdicts();
+  }
+
   /** Hands it a job and waits for the job to end, at most {@code limitSeconds}. */
   Ending run(GradingJvm.Job job, long limitSeconds) throws InterruptedException {
     if (!jvm.tell(job.toLine())) {

@@ -4,6 +4,8 @@ import io.looplab.grader.internal.guard.EventLoopGuard;
 import io.looplab.grader.internal.guard.StillPending;
 import io.looplab.grader.internal.guard.Whereabouts;
 import io.looplab.grader.internal.scoring.ScoringListener;
+import io.looplab.grader.internal.scoring.VerdictChannel;
+import io.looplab.grader.internal.scoring.VerdictFormat;
 import io.looplab.grader.testkit.WarmUp;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.MethodFilter;
@@ -21,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.logging.Level;
@@ -30,8 +33,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 /**
  * The entry point of the JVM that grades one exercise. The lab CLI starts it with the compiled tests, the
- * learner's classes and the libraries on the class path; it runs every test in the test folder and leaves the
- * scored report in the given file. It exits explicitly, so that a thread the learner's code left running cannot
+ * learner's classes and the libraries on the class path; it runs every test in the test folder and hands the scored
+ * report to the kit, signed with the key the kit sends first (see {@link VerdictFormat}); only a plan listing
+ * ({@code --plan-only}), which runs none of the learner's code, writes it to the given file. It exits explicitly, so that a thread the learner's code left running cannot
  * keep it alive.
  *
  * <p>Its arguments, flags and handshake are defined in {@link GradingJvm}:
@@ -67,6 +71,16 @@ public final class GradingMain {
       System.exit(2);
       return;
     }
+    BufferedReader kit = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO || arguments.mode() == GradingJvm.Mode.SERVE) {
+      // First, before any graded class is loaded: the key that signs the verdict (see VerdictFormat).
+      Optional<byte[]> key = readKey(kit);
+      if (key.isEmpty()) {
+        System.err.println("[looplab] no key on the first line of standard input: this JVM is started by the kit");
+        System.exit(2);
+      }
+      VerdictChannel.open(key.get());
+    }
     Launcher launcher = LauncherFactory.create();
     if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO) {
       EventLoopGuard.warmUp();
@@ -74,7 +88,6 @@ public final class GradingMain {
         WarmUp.aheadOfTests();
         JUnitWarmUp.run(launcher);
       }
-      BufferedReader kit = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       if (!waitForGo(kit)) {
         System.exit(0);
       }
@@ -82,7 +95,7 @@ public final class GradingMain {
     }
     if (arguments.mode() == GradingJvm.Mode.SERVE) {
       EventLoopGuard.warmUp();
-      new ServingLoop(launcher, arguments).serve();
+      new ServingLoop(launcher, arguments, kit).serve();
       System.exit(0);
     }
     LauncherDiscoveryRequest request = request(arguments, System.getProperty(ONLY_TESTS, ""));
@@ -162,6 +175,14 @@ public final class GradingMain {
     }
     return (where.isEmpty() ? "in neither your code nor the test's" : where) + (where.endsWith("?") ? "" : ".")
         + pending;
+  }
+
+  private static Optional<byte[]> readKey(BufferedReader in) {
+    try {
+      return VerdictFormat.parseKeyLine(in.readLine());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
   }
 
   private static boolean waitForGo(BufferedReader in) {

@@ -6,12 +6,9 @@ import org.junit.platform.launcher.Launcher;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -34,11 +31,11 @@ final class ServingLoop {
   private final GradingJvm.Arguments session;
   private final BufferedReader jobs;
 
-  ServingLoop(Launcher launcher, GradingJvm.Arguments session) {
+  /** {@code jobs}: the kit's standard input, its key already read. */
+  ServingLoop(Launcher launcher, GradingJvm.Arguments session, BufferedReader jobs) {
     this.launcher = launcher;
     this.session = session;
-    InputStream control = System.in;
-    this.jobs = new BufferedReader(new InputStreamReader(control, StandardCharsets.UTF_8));
+    this.jobs = jobs;
     // The tests get an empty standard input, as they would in a JVM of their own.
     System.setIn(new ByteArrayInputStream(new byte[0]));
   }

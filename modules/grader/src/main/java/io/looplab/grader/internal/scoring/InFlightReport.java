@@ -11,18 +11,16 @@ import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
 /**
- * The report file a grading JVM rewrites after every test, and the kit reads: the report so far, the test running
- * now, and whether the run finished. Reading and writing it happen here alone, so both sides agree on its shape.
- * It is not the contract's report: that is {@link ExerciseReport#toJson()}.
+ * What a grading JVM says after every test: the report so far, the test running now, and whether the run finished.
+ * It reaches the kit as a signed record ({@link VerdictChannel}); only a plan listing, which runs none of the
+ * learner's code, and the grader's own tests write it to a file. Its shape is defined here alone, so both sides agree
+ * on it. It is not the contract's report: that is {@link ExerciseReport#toJson()}.
  */
 public record InFlightReport(ExerciseReport report, String running, boolean finished) {
 
   /** Written to a temporary file first and moved, so that a reader never sees half a report. */
   public void write(Path file) {
-    JsonObject json = new JsonObject().put("report", report.toInternalJson()).put("finished", finished);
-    if (running != null) {
-      json.put("running", running);
-    }
+    JsonObject json = toJson();
     try {
       Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
       Files.writeString(tmp, json.encodePrettily(), StandardCharsets.UTF_8);
@@ -30,6 +28,20 @@ public record InFlightReport(ExerciseReport report, String running, boolean fini
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write the grading report " + file, e);
     }
+  }
+
+  JsonObject toJson() {
+    JsonObject json = new JsonObject().put("report", report.toInternalJson()).put("finished", finished);
+    if (running != null) {
+      json.put("running", running);
+    }
+    return json;
+  }
+
+  /** What {@link #toJson()} wrote. */
+  static InFlightReport fromJson(JsonObject json) {
+    return new InFlightReport(ExerciseReport.fromJson(json.getJsonObject("report")), json.getString("running"),
+        json.getBoolean("finished", false));
   }
 
   /** The file's content, or empty when it is missing or unreadable (a JVM that died before its first write). */
@@ -43,8 +55,7 @@ public record InFlightReport(ExerciseReport report, String running, boolean fini
         // A learner's saved result from before this format: the report itself, finished.
         return Optional.of(new InFlightReport(ExerciseReport.fromJson(json), null, true));
       }
-      return Optional.of(new InFlightReport(ExerciseReport.fromJson(json.getJsonObject("report")),
-          json.getString("running"), json.getBoolean("finished", false)));
+      return Optional.of(fromJson(json));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
