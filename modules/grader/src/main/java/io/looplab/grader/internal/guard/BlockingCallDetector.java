@@ -119,7 +119,7 @@ final class BlockingCallDetector {
     }
     CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learner, blocking, true);
     String words = BlockingCalls.describe(call);
-    ViolationLog.report(site.call() == null
+    GuardSession.report(site.call() == null
         ? new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), words, site.where())
         : new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), "inside it, " + words, site.where(),
             site.callFrom()));

@@ -58,7 +58,6 @@ public final class ConfinementDetector {
     if (!enabled()) {
       return;
     }
-    Confinement.testThread(Thread.currentThread());
     synchronized (lock) {
       if (failed) {
         return;

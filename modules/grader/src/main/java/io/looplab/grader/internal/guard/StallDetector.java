@@ -129,7 +129,7 @@ final class StallDetector {
       markReported(thread, seen);
       CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, true);
       String what = "one task kept the loop waiting for " + length + ": it was " + waiting;
-      ViolationLog.report(site.call() == null
+      GuardSession.report(site.call() == null
           ? new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what + ", in " + site.method(), site.where())
           : new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what, site.where(), site.callFrom()));
       return;
@@ -140,7 +140,7 @@ final class StallDetector {
     markReported(thread, seen);
     CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, false);
     String what = "one task kept the loop busy for " + length;
-    ViolationLog.report(site.call() == null
+    GuardSession.report(site.call() == null
         ? new Violation(Violation.Kind.STALL, thread.getName(), what + ", running " + site.method(), site.where())
         : new Violation(Violation.Kind.STALL, thread.getName(), what, site.where(), site.callFrom()));
   }

@@ -21,14 +21,14 @@ final class UnhandledExceptions implements Handler<Throwable> {
     String where = CodeUnderTest.firstFrame(stack).orElse(null);
     String thread = Thread.currentThread().getName();
     if (!settledTwice(error)) {
-      ViolationLog.report(new Violation(Violation.Kind.UNHANDLED_EXCEPTION, thread, error.toString(), where));
+      GuardSession.report(new Violation(Violation.Kind.UNHANDLED_EXCEPTION, thread, error.toString(), where));
       return;
     }
     // A future settled the promise that listens to it (onComplete(promise)): the promise's own frames are then called
     // by Vert.x's future code, no line of the learner's is on the stack, and the message says why.
     boolean asHandler = where == null && Arrays.stream(stack).dropWhile(f -> f.getClassName().equals(PROMISE))
         .findFirst().filter(f -> f.getClassName().startsWith("io.vertx.core.impl.future.")).isPresent();
-    ViolationLog.report(new Violation(Violation.Kind.SETTLED_TWICE, thread, error + (asHandler ? ", thrown where "
+    GuardSession.report(new Violation(Violation.Kind.SETTLED_TWICE, thread, error + (asHandler ? ", thrown where "
         + "Vert.x passed an outcome to a promise that was given as a handler (as in future.onComplete(promise)), so "
         + "no line of the code under test is on its stack" : ""), where));
   }
