@@ -32,6 +32,10 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
   private static final String SESSION = "session";
   private static final String MARK = "violations-before-test";
 
+  /** Every detector the guard runs, in the order they start; a new one is added here (see CONTRIBUTING.md). */
+  static final List<Detector> DETECTORS = List.of(new BlockingCallDetector(), new ConfinementDetector(),
+      new StallDetector(), new UnhandledExceptions());
+
   /**
    * Installs blocking-call detection ahead of time (it rewrites JDK classes, which takes about a second), so that a
    * grading JVM can do it while the grader is still compiling the code under test.
@@ -55,15 +59,14 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    context.getStore(NAMESPACE).put(SESSION, GuardSession.open());
+    GuardSession session = GuardSession.open();
+    context.getStore(NAMESPACE).put(SESSION, session);
     CodeUnderTest.watch(context.getRequiredTestClass());
     GuardServiceProvider.arm();
     watchTimerSites();
-    String problem = BlockingCallDetector.ensureInstalled();
-    if (problem != null) {
-      throw new IllegalStateException(problem);
+    for (Detector detector : DETECTORS) {
+      detector.start(session);
     }
-    ConfinementDetector.watch();
   }
 
   /** Closed here, not by the store: whether the store closes what it holds depends on a JUnit setting. */
@@ -71,6 +74,9 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
   public void afterAll(ExtensionContext context) {
     GuardSession session = context.getStore(NAMESPACE).remove(SESSION, GuardSession.class);
     if (session != null) {
+      for (Detector detector : DETECTORS) {
+        detector.stop(session);
+      }
       session.close();
     }
   }

@@ -1,6 +1,7 @@
 package io.looplab.grader.internal.guard;
 
 import io.vertx.core.impl.VertxThread;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.threadchecker.BlockedThreadEvent;
 
 import java.lang.management.ManagementFactory;
@@ -30,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A task's time leaves out the JVM's garbage-collection pauses ({@link GcPauses}): while the JVM is stopped, the task
  * does nothing.
  */
-final class StallDetector {
+final class StallDetector implements Detector {
 
   /**
    * The share of wall time that must be CPU time. A loop that is descheduled, throttled with the rest of its
@@ -70,6 +71,22 @@ final class StallDetector {
     // The first CPU-time reading sets up the JVM's management beans; pay for it now, not on the checker's thread.
     if (cpuTimeAvailable) {
       THREADS.getThreadCpuTime(Thread.currentThread().getId());
+    }
+  }
+
+  @Override
+  public String name() {
+    return "stall detection";
+  }
+
+  /**
+   * Listens to the instance's blocked-thread checker, with a detector of the instance's own: what it has seen is of
+   * that instance's loops. Off in debug mode, where a breakpoint looks just like a stall.
+   */
+  @Override
+  public void watch(VertxInternal vertx) {
+    if (!GuardSettings.debug()) {
+      vertx.blockedThreadChecker().setThreadBlockedHandler(new StallDetector()::onBlocked);
     }
   }
 
