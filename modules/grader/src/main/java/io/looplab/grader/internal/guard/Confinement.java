@@ -257,15 +257,7 @@ public final class Confinement {
 
     boolean isCurrent() {
       ContextInternal root = context.get();
-      if (root == null) {
-        return true; // its Vert.x is gone: nothing left to protect
-      }
-      Context current = Vertx.currentContext();
-      if (current == null || ((ContextInternal) current).unwrap() != root) {
-        return false;
-      }
-      // A worker or virtual-thread context runs its tasks on several threads, one at a time: the context decides.
-      return !eventLoop || root.nettyEventLoop().inEventLoop();
+      return root == null || CurrentContext.is(root); // its Vert.x gone: nothing left to protect
     }
 
     String belongsTo() {
