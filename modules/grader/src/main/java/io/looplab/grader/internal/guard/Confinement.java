@@ -161,10 +161,10 @@ public final class Confinement {
     }
     StackTraceElement at = learner >= 0 ? stack[learner] : stack[Math.min(2, stack.length - 1)];
     String call = ref.display() + (valueType == null ? "" : " (a " + typeName(valueType) + ")") + " was " + how
-        + " by " + CodeUnderTest.methodInWords(at.getMethodName());
+        + " by " + LearnersFrame.method(at.getMethodName());
     String what = owner.belongsTo() + ", and this thread was on " + whereNow(owner);
     session.violations().report(new Violation(Violation.Kind.CONFINEMENT, thread.getName(), what,
-        CodeUnderTest.describe(at), call));
+        LearnersFrame.line(at), call));
   }
 
   /**
