@@ -3,6 +3,7 @@ package io.looplab.grader.leaks;
 import io.looplab.grader.internal.leaks.TimerCensus;
 import io.looplab.grader.internal.leaks.LeakWatch;
 import io.looplab.grader.internal.guard.CodeUnderTest;
+import io.looplab.grader.internal.guard.LearnersFrame;
 import io.looplab.grader.nodes.NodeProcess;
 import io.vertx.core.Vertx;
 import org.opentest4j.AssertionFailedError;
@@ -106,7 +107,7 @@ public final class ShutdownCheck {
   /** The timers still scheduled for code outside Vert.x, each with the learner's line that set it when known. */
   private static List<String> pendingTimers(Vertx vertx) {
     return TimerCensus.pendingTimers(vertx,
-        stack -> CodeUnderTest.callSiteOf(stack).map(site -> site.method() + " at " + site.where()));
+        stack -> CodeUnderTest.callSiteOf(stack).map(site -> LearnersFrame.methodAndLine(site.learnerFrame())));
   }
 
   /** Where a leaked thread is, in the words a learner needs: their own line, or what kind of thing leaked. */
@@ -121,7 +122,7 @@ public final class ShutdownCheck {
         return "a java.util.Timer that was never cancelled";
       }
       return Arrays.stream(stack).filter(f -> !f.getClassName().matches("(java|jdk|sun)\\..*")).findFirst()
-          .map(f -> "now at " + CodeUnderTest.describe(f)).orElse("started by the code and still running");
+          .map(f -> "now at " + LearnersFrame.line(f)).orElse("started by the code and still running");
     });
   }
 }

@@ -1,6 +1,7 @@
 package io.looplab.grader.sync;
 
 import io.looplab.grader.internal.guard.CodeUnderTest;
+import io.looplab.grader.internal.guard.LearnersFrame;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ public final class CallSite {
   public static Optional<String> of(StackTraceElement[] stack) {
     for (StackTraceElement frame : stack) {
       if (CodeUnderTest.isLearnersClass(frame.getClassName())) {
-        return Optional.of(describe(frame));
+        return Optional.of(LearnersFrame.methodAndLine(frame));
       }
     }
     return Optional.empty();
@@ -60,10 +61,10 @@ public final class CallSite {
     List<String> frames = new ArrayList<>();
     String lastLine = null;
     for (StackTraceElement frame : stack) {
-      String line = CodeUnderTest.describe(frame);
+      String line = LearnersFrame.line(frame);
       // A lambda run at once by the method that wrote it (say, compose on a completed future) shows that line twice.
       if (CodeUnderTest.isLearnersClass(frame.getClassName()) && !line.equals(lastLine)) {
-        frames.add(describe(frame));
+        frames.add(LearnersFrame.methodAndLine(frame));
         lastLine = line;
       }
     }
@@ -72,31 +73,6 @@ public final class CallSite {
       frames = new ArrayList<>(frames.subList(0, MAX_PATH));
       frames.set(MAX_PATH - 1, frames.get(MAX_PATH - 1) + ", and further down");
     }
-    return frames.isEmpty() ? Optional.empty() : Optional.of(String.join(", called from ", frames));
-  }
-
-  /** {@code "reserve() at SeatCounter.java:41"}, or {@code "a lambda in reserve() at SeatCounter.java:44"}. */
-  static String describe(StackTraceElement frame) {
-    return methodOf(frame) + " at " + CodeUnderTest.describe(frame);
-  }
-
-  private static String methodOf(StackTraceElement frame) {
-    String method = frame.getMethodName();
-    if (method.startsWith("lambda$")) {
-      // javac names a lambda lambda$<enclosing method>$<n>
-      String[] parts = method.split("\\$");
-      String enclosing = parts.length > 1 ? parts[1] : "";
-      return "a lambda in " + nameOf(enclosing, frame);
-    }
-    return nameOf(method, frame);
-  }
-
-  private static String nameOf(String method, StackTraceElement frame) {
-    String simpleClass = frame.getClassName().substring(frame.getClassName().lastIndexOf('.') + 1);
-    return switch (method) {
-      case "<init>", "new" -> "the constructor of " + simpleClass;
-      case "<clinit>", "static" -> "the static initialiser of " + simpleClass;
-      default -> method + "()";
-    };
+    return frames.isEmpty() ? Optional.empty() : Optional.of(String.join(LearnersFrame.CALLED_FROM, frames));
   }
 }

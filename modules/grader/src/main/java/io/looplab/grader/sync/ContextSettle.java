@@ -10,7 +10,6 @@ import io.netty.util.concurrent.SingleThreadEventExecutor;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -172,12 +171,11 @@ public final class ContextSettle {
     EventExecutor loop = ((ContextInternal) context).nettyEventLoop();
     long deadline = System.nanoTime() + within.toNanos();
     for (int round = 0; round < 1_000; round++) {
-      CompletableFuture<Integer> queued = new CompletableFuture<>();
-      context.runOnContext(v -> queued.complete(loop instanceof SingleThreadEventExecutor single
-          ? single.pendingTasks() : 0));
       try {
-        long left = Math.max(1, deadline - System.nanoTime());
-        if (queued.get(left, TimeUnit.NANOSECONDS) == 0 && (loop instanceof SingleThreadEventExecutor || round >= 20)) {
+        Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        int queued = RunOnContext.call(context, () -> loop instanceof SingleThreadEventExecutor single
+            ? single.pendingTasks() : 0, left);
+        if (queued == 0 && (loop instanceof SingleThreadEventExecutor || round >= 20)) {
           return true;
         }
       } catch (java.util.concurrent.TimeoutException e) {

@@ -6,12 +6,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One pending completion that the test decides: the code under test waits on {@link #future()}, and the test
@@ -23,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 public final class Gate<T> {
 
   private static final long RELEASE_TIMEOUT_SECONDS = 10;
+  private static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(RELEASE_TIMEOUT_SECONDS);
 
   private final Object argument;
   private final Context context;
@@ -200,16 +200,8 @@ public final class Gate<T> {
       completion.run();
       return;
     }
-    CompletableFuture<Void> ran = new CompletableFuture<>();
-    context.runOnContext(v -> {
-      try {
-        completion.run();
-      } finally {
-        ran.complete(null);
-      }
-    });
     try {
-      ran.get(RELEASE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      RunOnContext.run(context, completion, RELEASE_TIMEOUT);
     } catch (Exception e) {
       throw new IllegalStateException("The event loop did not run the gate's completion within "
           + RELEASE_TIMEOUT_SECONDS + " s: is it blocked?", e);
@@ -222,17 +214,11 @@ public final class Gate<T> {
       completion.run();
       return;
     }
-    CompletableFuture<Void> ran = new CompletableFuture<>();
-    context.runOnContext(v -> {
-      try {
-        completion.run();
-        ran.complete(null);
-      } catch (Throwable t) {
-        ran.completeExceptionally(t);
-      }
-    });
     try {
-      ran.get(RELEASE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      RunOnContext.call(context, () -> {
+        completion.run();
+        return null;
+      }, RELEASE_TIMEOUT);
     } catch (java.util.concurrent.ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;

@@ -1,19 +1,14 @@
 package io.looplab.grader.sync;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.SingleThreadEventExecutor;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.ContextInternal;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Timers on a clock the test moves by hand: for code that takes its timers from an interface (a scheduler, a clock)
@@ -27,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 public final class ManualClock {
 
   private static final long WAIT_SECONDS = 10;
+  private static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
 
   private final List<Timer> timers = new ArrayList<>();
   private long now;
@@ -185,20 +181,14 @@ public final class ManualClock {
       timer.handler.handle(timer.id);
       return;
     }
-    CompletableFuture<Void> ran = new CompletableFuture<>();
-    timer.context.runOnContext(v -> {
-      try {
+    try {
+      // what the handler throws is not caught: it reaches Vert.x (and the guard) as from a real timer
+      RunOnContext.run(timer.context, () -> {
         // cancelled by an earlier timer of this same move, between its due time and this task: skip it, as Vert.x does
         if (timer.periodic ? timer.isPending() : timer.cancelledAt < 0) {
           timer.handler.handle(timer.id);
         }
-      } finally {
-        // what the handler throws is not caught here: it reaches Vert.x (and the guard) as from a real timer
-        ran.complete(null);
-      }
-    });
-    try {
-      ran.get(WAIT_SECONDS, TimeUnit.SECONDS);
+      }, WAIT);
     } catch (Exception e) {
       throw new IllegalStateException("The event loop did not run a timer's handler within " + WAIT_SECONDS
           + " s: is it blocked?", e);
@@ -208,25 +198,13 @@ public final class ManualClock {
 
   /**
    * Lets {@code context}'s event loop run until it has nothing left to do: every task queued so far, and every task
-   * those queue, has run. No clock involved: a probe task looks at the loop's queue until it finds it empty. Call it
-   * from the test's own thread.
+   * those queue, has run. No clock involved: it is {@link ContextSettle#settle}, which fails here when the loop is
+   * still busy after 10 s. Call it from the test's own thread.
    */
   public static void runUntilIdle(Context context) {
-    EventExecutor loop = ((ContextInternal) context).nettyEventLoop();
-    for (int round = 0; round < 1_000; round++) {
-      CompletableFuture<Integer> queued = new CompletableFuture<>();
-      context.runOnContext(v -> queued.complete(loop instanceof SingleThreadEventExecutor single
-          ? single.pendingTasks() : 0));
-      int left;
-      try {
-        left = queued.get(WAIT_SECONDS, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new IllegalStateException("The event loop did not run the test's probe within " + WAIT_SECONDS
-            + " s: is it blocked?", e);
-      }
-      if (left == 0 && (loop instanceof SingleThreadEventExecutor || round >= 20)) {
-        return;
-      }
+    if (!ContextSettle.settle(context, WAIT)) {
+      throw new IllegalStateException("The event loop did not run the test's probe within " + WAIT_SECONDS
+          + " s: is it blocked?");
     }
   }
 }

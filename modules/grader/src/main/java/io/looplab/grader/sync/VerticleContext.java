@@ -1,7 +1,7 @@
 package io.looplab.grader.sync;
 
+import io.looplab.grader.internal.guard.CurrentContext;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 
 /**
@@ -31,13 +31,11 @@ public final class VerticleContext {
    * Both matter: {@code vertx.runOnContext(...)} from a foreign thread makes a new context that may happen to land on
    * the same event-loop thread, and code inside {@code executeBlocking} runs on a worker thread that carries the
    * verticle's context as its current one. For a worker or virtual-thread context, which runs its tasks on several
-   * threads one at a time, the context alone decides.
+   * threads one at a time, the context alone decides. The rule is the confinement detector's own
+   * ({@link CurrentContext}). False for null.
    */
   public static boolean isCurrent(Context verticles) {
-    if (!isSameContext(Vertx.currentContext(), verticles)) {
-      return false;
-    }
-    return !verticles.isEventLoopContext() || ((ContextInternal) verticles).nettyEventLoop().inEventLoop();
+    return verticles != null && CurrentContext.is(verticles);
   }
 
   /** "the verticle's context", "a duplicate of the verticle's context", "another context", "no Vert.x context". */

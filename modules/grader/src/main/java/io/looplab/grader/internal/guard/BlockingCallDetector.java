@@ -28,7 +28,7 @@ import java.util.Set;
  * <p>BlockHound rewrites JDK classes for the whole JVM and for good, which is why graded tests run in a JVM of their
  * own, started with {@code -XX:+AllowRedefinitionToAddDeleteMethods}.
  */
-final class BlockingCallDetector {
+final class BlockingCallDetector implements Detector {
 
   private static final String CHANNEL_BEGIN = "java.nio.channels.spi.AbstractInterruptibleChannel.begin";
   /** The channels whose {@code begin()} means "a network or pipe operation in blocking mode". */
@@ -36,11 +36,24 @@ final class BlockingCallDetector {
       "sun.nio.ch.ServerSocketChannelImpl", "sun.nio.ch.DatagramChannelImpl", "sun.nio.ch.SourceChannelImpl",
       "sun.nio.ch.SinkChannelImpl");
 
+  private static final String NAME = "blocking-call detection";
+
   private static final Object lock = new Object();
   private static volatile Boolean installed;
   private static volatile String failure;
 
-  private BlockingCallDetector() {
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** Grading without it would pass code that blocks its event loop: a class does not start without it. */
+  @Override
+  public void start(GuardSession session) {
+    String problem = ensureInstalled();
+    if (problem != null) {
+      throw new IllegalStateException(problem);
+    }
   }
 
   /** Installs once per JVM. Returns why it could not, or {@code null} when detection is on. */
@@ -71,7 +84,7 @@ final class BlockingCallDetector {
                 .blockingMethodCallback(BlockingCallDetector::onBlockingCall));
             installed = true;
           } catch (Throwable e) {
-            failure = "blocking-call detection could not start (" + e + "). Graded tests need the JVM flag "
+            failure = NAME + " could not start (" + e + "). Graded tests need the JVM flag "
                 + "-XX:+AllowRedefinitionToAddDeleteMethods; run them with ./lab or mvn, which pass it.";
             installed = false;
           }
@@ -119,7 +132,7 @@ final class BlockingCallDetector {
     }
     CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learner, blocking, true);
     String words = BlockingCalls.describe(call);
-    ViolationLog.report(site.call() == null
+    GuardSession.report(site.call() == null
         ? new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), words, site.where())
         : new Violation(Violation.Kind.BLOCKING_CALL, thread.getName(), "inside it, " + words, site.where(),
             site.callFrom()));

@@ -168,13 +168,7 @@ public final class CodeUnderTest {
 
   public static Optional<String> firstFrame(StackTraceElement[] stack) {
     int i = firstFrameIndex(stack);
-    return i < 0 ? Optional.empty() : Optional.of(describe(stack[i]));
-  }
-
-  /** {@code File.java:line}, as a learner's editor understands it. */
-  public static String describe(StackTraceElement frame) {
-    String file = frame.getFileName() == null ? frame.getClassName() : frame.getFileName();
-    return frame.getLineNumber() > 0 ? file + ":" + frame.getLineNumber() : file;
+    return i < 0 ? Optional.empty() : Optional.of(LearnersFrame.line(stack[i]));
   }
 
   /**
@@ -190,12 +184,12 @@ public final class CodeUnderTest {
 
     /** {@code File.java:line} of the learner's frame. */
     public String where() {
-      return describe(learnerFrame);
+      return LearnersFrame.line(learnerFrame);
     }
 
     /** The learner's method, as a learner names it: {@code account()}, {@code a lambda in start()}. */
     public String method() {
-      return methodInWords(learnerFrame.getMethodName());
+      return LearnersFrame.method(learnerFrame.getMethodName());
     }
 
     /** "LegacyAccounts.ownerOf (words), called from account()", or null for a direct call. */
@@ -203,13 +197,13 @@ public final class CodeUnderTest {
       if (call == null) {
         return null;
       }
-      return call + (callWords.isEmpty() ? "" : " (" + callWords + ")") + ", called from " + method();
+      return call + (callWords.isEmpty() ? "" : " (" + callWords + ")") + LearnersFrame.CALLED_FROM + method();
     }
 
     /** The whole call site in one phrase: "LegacyAccounts.ownerOf (...), called from account() at X.java:9". */
     @Override
     public String toString() {
-      return call == null ? method() + " at " + where() : callFrom() + " at " + where();
+      return call == null ? LearnersFrame.methodAndLine(learnerFrame) : callFrom() + " at " + where();
     }
   }
 
@@ -333,23 +327,6 @@ public final class CodeUnderTest {
   private static String displayName(String className) {
     String simple = className.substring(className.lastIndexOf('.') + 1);
     return simple.replace('$', '.');
-  }
-
-  /** {@code account()}, {@code a lambda in start()}, {@code the constructor}. */
-  static String methodInWords(String method) {
-    if (method.startsWith("lambda$")) {
-      String[] parts = method.split("\\$");
-      String outer = parts.length > 1 ? parts[1] : "";
-      return outer.equals("new") ? "a lambda in a constructor"
-          : outer.equals("static") ? "a lambda in a static initialiser" : "a lambda in " + outer + "()";
-    }
-    if (method.equals("<init>")) {
-      return "a constructor";
-    }
-    if (method.equals("<clinit>")) {
-      return "a static initialiser";
-    }
-    return method + "()";
   }
 
   /**

@@ -61,11 +61,9 @@ public final class Confinement {
   };
 
   private static final Object registering = new Object();
-  private static final Object owning = new Object();
+  /** The rewritten accesses, numbered once per JVM as classes are rewritten: part of the rewrite, not of a test. */
   private static volatile FieldRef[] fields = new FieldRef[64];
   private static int fieldCount;
-  private static volatile Owner[] owners = new Owner[0];
-  private static volatile Thread testThread;
 
   private Confinement() {
   }
@@ -82,20 +80,7 @@ public final class Confinement {
       return; // started by hand, on no context: no owner
     }
     ContextInternal root = ((ContextInternal) current).unwrap();
-    synchronized (owning) {
-      List<Owner> kept = new ArrayList<>();
-      for (Owner o : owners) {
-        Object object = o.object.get();
-        if (object == self && o.context.get() == root) {
-          return;
-        }
-        if (object != null && object != self && o.context.get() != null) {
-          kept.add(o);
-        }
-      }
-      kept.add(new Owner(self, root, Thread.currentThread().getName()));
-      owners = kept.toArray(new Owner[0]);
-    }
+    GuardSession.ifOpen(session -> session.verticles().started(self, root));
   }
 
   /** Before a PUTFIELD on {@code object}. */
@@ -129,10 +114,6 @@ public final class Confinement {
 
   // ---- for the detector ------------------------------------------------------------------------------------------
 
-  static void testThread(Thread thread) {
-    testThread = thread;
-  }
-
   /** A number for a field access the detector rewrites; the rewritten code passes it back. */
   static int field(ClassLoader loader, String owner, String name, String descriptor) {
     synchronized (registering) {
@@ -158,18 +139,14 @@ public final class Confinement {
   // ---- judging ---------------------------------------------------------------------------------------------------
 
   private static Owner ownerOf(Object object) {
-    Owner[] now = owners;
-    for (Owner o : now) {
-      if (o.object.get() == object) {
-        return o;
-      }
-    }
-    return null;
+    GuardSession session = GuardSession.current();
+    return session == null ? null : session.verticles().ownerOf(object);
   }
 
   private static void judge(Owner owner, FieldRef ref, String how, Class<?> valueType) {
     Thread thread = Thread.currentThread();
-    if (thread == testThread || owner.reported.contains(ref)) {
+    GuardSession session = GuardSession.current();
+    if (session == null || thread == session.testThread() || owner.reported.contains(ref)) {
       return;
     }
     StackTraceElement[] stack = new Throwable().getStackTrace();
@@ -184,10 +161,10 @@ public final class Confinement {
     }
     StackTraceElement at = learner >= 0 ? stack[learner] : stack[Math.min(2, stack.length - 1)];
     String call = ref.display() + (valueType == null ? "" : " (a " + typeName(valueType) + ")") + " was " + how
-        + " by " + CodeUnderTest.methodInWords(at.getMethodName());
+        + " by " + LearnersFrame.method(at.getMethodName());
     String what = owner.belongsTo() + ", and this thread was on " + whereNow(owner);
-    ViolationLog.report(new Violation(Violation.Kind.CONFINEMENT, thread.getName(), what,
-        CodeUnderTest.describe(at), call));
+    session.violations().report(new Violation(Violation.Kind.CONFINEMENT, thread.getName(), what,
+        LearnersFrame.line(at), call));
   }
 
   /**
@@ -230,6 +207,37 @@ public final class Confinement {
     return type.isArray() ? type.getComponentType().getSimpleName() + "[]" : type.getName();
   }
 
+  /** The verticles of a test class's session and the contexts that own them. */
+  static final class Owners {
+    private volatile Owner[] owners = new Owner[0];
+
+    /** A verticle started on {@code root}: its owner from now on, in place of any earlier one. */
+    synchronized void started(Object self, ContextInternal root) {
+      List<Owner> kept = new ArrayList<>();
+      for (Owner o : owners) {
+        Object object = o.object.get();
+        if (object == self && o.context.get() == root) {
+          return;
+        }
+        if (object != null && object != self && o.context.get() != null) {
+          kept.add(o);
+        }
+      }
+      kept.add(new Owner(self, root, Thread.currentThread().getName()));
+      owners = kept.toArray(new Owner[0]);
+    }
+
+    /** Read without a lock on every rewritten access, so the array is replaced, never changed. */
+    Owner ownerOf(Object object) {
+      for (Owner o : owners) {
+        if (o.object.get() == object) {
+          return o;
+        }
+      }
+      return null;
+    }
+  }
+
   /** A verticle and the context that owns it; both held weakly, as tests come and go. */
   private static final class Owner {
     final WeakReference<Object> object;
@@ -249,15 +257,7 @@ public final class Confinement {
 
     boolean isCurrent() {
       ContextInternal root = context.get();
-      if (root == null) {
-        return true; // its Vert.x is gone: nothing left to protect
-      }
-      Context current = Vertx.currentContext();
-      if (current == null || ((ContextInternal) current).unwrap() != root) {
-        return false;
-      }
-      // A worker or virtual-thread context runs its tasks on several threads, one at a time: the context decides.
-      return !eventLoop || root.nettyEventLoop().inEventLoop();
+      return root == null || CurrentContext.is(root); // its Vert.x gone: nothing left to protect
     }
 
     String belongsTo() {

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Off with {@code -Dlooplab.confinement=false}.
  */
-public final class ConfinementDetector {
+public final class ConfinementDetector implements Detector {
 
   /** The switch: {@code -Dlooplab.confinement=false} turns the detector off. */
   public static final String SWITCH = "looplab.confinement";
@@ -42,7 +42,12 @@ public final class ConfinementDetector {
   /** Classes rewritten already (name and loader), so that a class is never rewritten twice. */
   private static final Set<String> rewritten = ConcurrentHashMap.newKeySet();
 
-  private ConfinementDetector() {
+  ConfinementDetector() {
+  }
+
+  @Override
+  public String name() {
+    return "the confinement detector";
   }
 
   public static boolean enabled() {
@@ -54,11 +59,11 @@ public final class ConfinementDetector {
    * JVM) and rewrites the learner's classes that are loaded already. Never fails a test: without an agent, the
    * detector stays off and says so on standard error.
    */
-  static void watch() {
+  @Override
+  public void start(GuardSession session) {
     if (!enabled()) {
       return;
     }
-    Confinement.testThread(Thread.currentThread());
     synchronized (lock) {
       if (failed) {
         return;
@@ -81,7 +86,7 @@ public final class ConfinementDetector {
         }
       } catch (Throwable e) {
         failed = true;
-        System.err.println("looplab: the confinement detector could not start (" + e + "); the learner's fields are "
+        System.err.println("looplab: " + name() + " could not start (" + e + "); the learner's fields are "
             + "not watched for their thread.");
       }
     }

@@ -3,6 +3,7 @@ package io.looplab.grader.internal.guard;
 import io.looplab.grader.internal.leaks.TimerSites;
 import io.looplab.grader.testkit.Await;
 import io.vertx.junit5.VertxTestContext;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -20,12 +21,20 @@ import java.util.List;
  * an exception nobody handled. A violation fails the test's {@link VertxTestContext} at once, so the test ends
  * with the real cause instead of a timeout, and it takes precedence over the failure it led to (a 500 response,
  * a missing reply), because that failure is only its consequence.
+ *
+ * <p>What the guard learns about a test class lives in a {@link GuardSession}, opened in its store as the class starts
+ * and closed when it ends.
  */
-public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback,
-    InvocationInterceptor {
+public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
+    AfterEachCallback, InvocationInterceptor {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EventLoopGuard.class);
+  private static final String SESSION = "session";
   private static final String MARK = "violations-before-test";
+
+  /** Every detector the guard runs, in the order they start; a new one is added here (see CONTRIBUTING.md). */
+  static final List<Detector> DETECTORS = List.of(new BlockingCallDetector(), new ConfinementDetector(),
+      new StallDetector(), new UnhandledExceptions());
 
   /**
    * Installs blocking-call detection ahead of time (it rewrites JDK classes, which takes about a second), so that a
@@ -50,53 +59,67 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
 
   @Override
   public void beforeAll(ExtensionContext context) {
+    GuardSession session = GuardSession.open();
+    context.getStore(NAMESPACE).put(SESSION, session);
     CodeUnderTest.watch(context.getRequiredTestClass());
     GuardServiceProvider.arm();
     watchTimerSites();
-    String problem = BlockingCallDetector.ensureInstalled();
-    if (problem != null) {
-      throw new IllegalStateException(problem);
+    for (Detector detector : DETECTORS) {
+      detector.start(session);
     }
-    ConfinementDetector.watch();
+  }
+
+  /** Closed here, not by the store: whether the store closes what it holds depends on a JUnit setting. */
+  @Override
+  public void afterAll(ExtensionContext context) {
+    GuardSession session = context.getStore(NAMESPACE).remove(SESSION, GuardSession.class);
+    if (session != null) {
+      for (Detector detector : DETECTORS) {
+        detector.stop(session);
+      }
+      session.close();
+    }
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    context.getStore(NAMESPACE).put(MARK, ViolationLog.mark());
-    HeldBack.forget();
+    GuardSession session = sessionOf(context);
+    context.getStore(NAMESPACE).put(MARK, session.violations().mark());
+    session.heldBack().forget();
   }
 
   @Override
   public void interceptBeforeEachMethod(Invocation<Void> invocation,
                                         ReflectiveInvocationContext<Method> invocationContext,
                                         ExtensionContext context) throws Throwable {
-    guard(invocation, invocationContext.getArguments());
+    guard(sessionOf(context), invocation, invocationContext.getArguments());
   }
 
   @Override
   public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
                                   ExtensionContext context) throws Throwable {
-    guard(invocation, invocationContext.getArguments());
+    guard(sessionOf(context), invocation, invocationContext.getArguments());
   }
 
   @Override
   public void interceptTestTemplateMethod(Invocation<Void> invocation,
                                           ReflectiveInvocationContext<Method> invocationContext,
                                           ExtensionContext context) throws Throwable {
-    guard(invocation, invocationContext.getArguments());
+    guard(sessionOf(context), invocation, invocationContext.getArguments());
   }
 
   @Override
   public void interceptDynamicTest(Invocation<Void> invocation, DynamicTestInvocationContext invocationContext,
                                    ExtensionContext context) throws Throwable {
-    guard(invocation, List.of());
+    guard(sessionOf(context), invocation, List.of());
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
     // Violations raised after the test body, while tearing down, still count; those of the close below are not
     // judged, as they were not before the close was bounded here.
-    List<Violation> late = ViolationLog.since(markOf(context));
+    ViolationLog log = sessionOf(context).violations();
+    List<Violation> late = log.since(markOf(context, log));
     boolean failedAlready = context.getExecutionException().isPresent();
     try {
       BoundedVertxClose.closeOf(context);
@@ -114,25 +137,26 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
    * Runs one test or lifecycle method. While it runs, a violation fails the method's VertxTestContext at once;
    * vertx-junit5 would otherwise wait for that context until its timeout.
    */
-  private void guard(Invocation<Void> invocation, List<Object> arguments) throws Throwable {
+  private void guard(GuardSession session, Invocation<Void> invocation, List<Object> arguments) throws Throwable {
+    ViolationLog log = session.violations();
     List<VertxTestContext> waiting = arguments.stream().filter(VertxTestContext.class::isInstance)
         .map(VertxTestContext.class::cast).toList();
-    ViolationLog.listen(violation -> waiting.stream().filter(c -> !c.completed() && !c.failed())
+    log.listen(violation -> waiting.stream().filter(c -> !c.completed() && !c.failed())
         .forEach(c -> c.failNow(new ViolationError(List.of(violation), null))));
-    int mark = ViolationLog.mark();
+    int mark = log.mark();
     try {
       invocation.proceed();
     } catch (Throwable failure) {
-      List<Violation> seen = ViolationLog.since(mark);
+      List<Violation> seen = log.since(mark);
       if (seen.isEmpty() || failure instanceof ViolationError) {
         notePending(failure);
         throw failure;
       }
       throw new ViolationError(seen, failure);
     } finally {
-      ViolationLog.listen(null);
+      log.listen(null);
     }
-    List<Violation> seen = ViolationLog.since(mark);
+    List<Violation> seen = log.since(mark);
     if (!seen.isEmpty()) {
       throw new ViolationError(seen, null);
     }
@@ -155,8 +179,13 @@ public final class EventLoopGuard implements BeforeAllCallback, BeforeEachCallba
     }
   }
 
-  private static int markOf(ExtensionContext context) {
+  private static int markOf(ExtensionContext context, ViolationLog log) {
     Integer mark = context.getStore(NAMESPACE).get(MARK, Integer.class);
-    return mark == null ? ViolationLog.mark() : mark;
+    return mark == null ? log.mark() : mark;
+  }
+
+  /** The test class's session, which a test's own context finds in its class's store. */
+  private static GuardSession sessionOf(ExtensionContext context) {
+    return context.getStore(NAMESPACE).get(SESSION, GuardSession.class);
   }
 }

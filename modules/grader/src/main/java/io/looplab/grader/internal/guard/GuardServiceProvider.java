@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Vert.x loads this through ServiceLoader every time an instance is built. It does nothing unless a guarded test
  * class is running; then it tightens the blocked-thread checker, installs the resource tracker, and, once the
- * instance exists, routes stalls and unhandled exceptions to the guard. So every Vert.x instance in a graded test
+ * instance exists, hooks the guard's detectors into it (stalls, unhandled exceptions). So every Vert.x instance in a graded test
  * is watched, whoever creates it: vertx-junit5, the test, or the learner's code.
  */
 public final class GuardServiceProvider implements VertxServiceProvider {
@@ -53,10 +53,8 @@ public final class GuardServiceProvider implements VertxServiceProvider {
       }
       delivery.next();
     });
-    vertx.exceptionHandler(new UnhandledExceptions());
-    if (!GuardSettings.debug()) {
-      StallDetector stalls = new StallDetector();
-      ((VertxInternal) vertx).blockedThreadChecker().setThreadBlockedHandler(stalls::onBlocked);
+    for (Detector detector : EventLoopGuard.DETECTORS) {
+      detector.watch((VertxInternal) vertx);
     }
   }
 }

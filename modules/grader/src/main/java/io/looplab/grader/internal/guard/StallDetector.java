@@ -1,6 +1,7 @@
 package io.looplab.grader.internal.guard;
 
 import io.vertx.core.impl.VertxThread;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.threadchecker.BlockedThreadEvent;
 
 import java.lang.management.ManagementFactory;
@@ -30,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A task's time leaves out the JVM's garbage-collection pauses ({@link GcPauses}): while the JVM is stopped, the task
  * does nothing.
  */
-final class StallDetector {
+final class StallDetector implements Detector {
 
   /**
    * The share of wall time that must be CPU time. A loop that is descheduled, throttled with the rest of its
@@ -70,6 +71,22 @@ final class StallDetector {
     // The first CPU-time reading sets up the JVM's management beans; pay for it now, not on the checker's thread.
     if (cpuTimeAvailable) {
       THREADS.getThreadCpuTime(Thread.currentThread().getId());
+    }
+  }
+
+  @Override
+  public String name() {
+    return "stall detection";
+  }
+
+  /**
+   * Listens to the instance's blocked-thread checker, with a detector of the instance's own: what it has seen is of
+   * that instance's loops. Off in debug mode, where a breakpoint looks just like a stall.
+   */
+  @Override
+  public void watch(VertxInternal vertx) {
+    if (!GuardSettings.debug()) {
+      vertx.blockedThreadChecker().setThreadBlockedHandler(new StallDetector()::onBlocked);
     }
   }
 
@@ -129,7 +146,7 @@ final class StallDetector {
       markReported(thread, seen);
       CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, true);
       String what = "one task kept the loop waiting for " + length + ": it was " + waiting;
-      ViolationLog.report(site.call() == null
+      GuardSession.report(site.call() == null
           ? new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what + ", in " + site.method(), site.where())
           : new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what, site.where(), site.callFrom()));
       return;
@@ -140,7 +157,7 @@ final class StallDetector {
     markReported(thread, seen);
     CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, false);
     String what = "one task kept the loop busy for " + length;
-    ViolationLog.report(site.call() == null
+    GuardSession.report(site.call() == null
         ? new Violation(Violation.Kind.STALL, thread.getName(), what + ", running " + site.method(), site.where())
         : new Violation(Violation.Kind.STALL, thread.getName(), what, site.where(), site.callFrom()));
   }

@@ -42,7 +42,7 @@ public final class StillPending {
             + Whereabouts.of(task.thread()).map(where -> ", " + where).orElse("")));
         tasks.addAll(inFlight.queuedTasks());
       });
-      items.addAll(HeldBack.describe());
+      GuardSession.ifOpen(session -> items.addAll(session.heldBack().describe()));
       items.addAll(tasks);
     } catch (RuntimeException e) {
       return "";

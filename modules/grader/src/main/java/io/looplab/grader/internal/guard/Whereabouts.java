@@ -32,7 +32,7 @@ public final class Whereabouts {
     int test = firstTestFrame(stack);
     if (learner >= 0 && (test < 0 || learner < test)) {
       CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learner, 0, waiting);
-      String testLine = test < 0 ? "" : " (the test called it at " + CodeUnderTest.describe(stack[test]) + ")";
+      String testLine = test < 0 ? "" : " (the test called it at " + LearnersFrame.line(stack[test]) + ")";
       return Optional.of(waiting
           ? "waiting in " + site + testLine + holder + ": a wait for something that never happens?"
           : "still running your code, " + site + testLine + ": a loop that never ends?");
@@ -41,7 +41,7 @@ public final class Whereabouts {
       return Optional.of(waiting
           ? "waiting in " + CodeUnderTest.callSite(stack, test, 0, true) + ", in the test" + holder + ": what it "
               + "waits for (an answer, a call, a completed future) never came"
-          : "running the test at " + CodeUnderTest.describe(stack[test]));
+          : "running the test at " + LearnersFrame.line(stack[test]));
     }
     return Optional.empty();
   }

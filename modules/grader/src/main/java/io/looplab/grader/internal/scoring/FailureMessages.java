@@ -1,6 +1,7 @@
 package io.looplab.grader.internal.scoring;
 
 import io.looplab.grader.internal.guard.CodeUnderTest;
+import io.looplab.grader.internal.guard.LearnersFrame;
 import io.looplab.grader.internal.guard.ViolationError;
 import io.looplab.grader.internal.guard.PendingNote;
 
@@ -70,7 +71,7 @@ final class FailureMessages {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       for (StackTraceElement frame : t.getStackTrace()) {
         if (CodeUnderTest.isLearnersClass(frame.getClassName())) {
-          return " (at " + CodeUnderTest.describe(frame) + ")";
+          return " (at " + LearnersFrame.line(frame) + ")";
         }
       }
     }
@@ -81,7 +82,7 @@ final class FailureMessages {
         checked = frame;
       }
     }
-    return checked == null ? "" : " (checked at " + CodeUnderTest.describe(checked) + ")";
+    return checked == null ? "" : " (checked at " + LearnersFrame.line(checked) + ")";
   }
 
   private static String cap(String text) {

@@ -26,6 +26,7 @@ class StallLatencyBenchmark {
   void measure() throws Exception {
     GuardServiceProvider.arm();
     CodeUnderTest.watchPackage("io.looplab.grader.fixtures");
+    GuardSession session = GuardSession.open();
     Vertx vertx = Vertx.vertx();
     long[] latencies = new long[20];
     try {
@@ -33,7 +34,7 @@ class StallLatencyBenchmark {
         AtomicLong started = new AtomicLong();
         AtomicLong reported = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
-        ViolationLog.listen(v -> reported.compareAndSet(0, System.nanoTime()));
+        session.violations().listen(v -> reported.compareAndSet(0, System.nanoTime()));
         vertx.runOnContext(v -> {
           started.set(System.nanoTime());
           Misbehaviour.spin(200);
@@ -44,8 +45,9 @@ class StallLatencyBenchmark {
         latencies[i] = (reported.get() - started.get()) / 1_000_000;
       }
     } finally {
-      ViolationLog.listen(null);
+      session.violations().listen(null);
       vertx.close().await();
+      session.close();
     }
     long[] sorted = latencies.clone();
     Arrays.sort(sorted);
