@@ -7,10 +7,11 @@ import io.looplab.grader.internal.guard.PendingNote;
 
 import java.util.concurrent.TimeoutException;
 
-/** Turns a test's failure into a report line: a status and a message that points at a line. */
+/**
+ * Turns a test's failure into a report line: a status and a message that points at a line. It never cuts a message:
+ * that has one rule, {@link TestReport#capped}, which says how much it cut.
+ */
 final class FailureMessages {
-
-  private static final int MAX_LENGTH = 1_500;
 
   private FailureMessages() {
   }
@@ -36,7 +37,7 @@ final class FailureMessages {
     if (violation != null) {
       // The guard's finding is the cause of whatever followed, even when JUnit's time limit ended the test first
       // and reported its own TimeoutException, with the guard's error attached as a suppressed exception.
-      return cap(violation.getMessage());
+      return violation.getMessage();
     }
     String text = failure.getMessage() == null || failure.getMessage().isBlank()
         ? failure.getClass().getSimpleName() : failure.getMessage();
@@ -46,7 +47,7 @@ final class FailureMessages {
     } else if (!(failure instanceof AssertionError)) {
       text = failure.getClass().getSimpleName() + ": " + text;
     }
-    return cap(text + PendingNote.in(failure) + location(failure, testClassName));
+    return text + PendingNote.in(failure) + location(failure, testClassName);
   }
 
   /** A ViolationError that is {@code failure}, or one of its causes or suppressed exceptions, or null. */
@@ -85,7 +86,4 @@ final class FailureMessages {
     return checked == null ? "" : " (checked at " + LearnersFrame.line(checked) + ")";
   }
 
-  private static String cap(String text) {
-    return text.length() <= MAX_LENGTH ? text : text.substring(0, MAX_LENGTH) + " …";
-  }
 }

@@ -37,4 +37,17 @@ class FailureMessagesTest {
         line);
     assertEquals("timeout", FailureMessages.status(timeout));
   }
+
+  @Test
+  @DisplayName("a long failure is cut once, by the report's rule, and the mark counts exactly what was cut")
+  void longFailureIsCutOnce() {
+    String text = "x".repeat(3_000);
+    TestReport test = new TestReport("k", "a test", 1);
+    String described = FailureMessages.describe(new AssertionError(text), "io.looplab.x.SomeTest");
+    assertTrue(described.startsWith(text), "the whole failure reaches the report's rule, uncut");
+    test.record(TestStatus.FAILED, described);
+    int kept = TestReport.MAX_MESSAGE;
+    assertEquals(described.substring(0, kept) + " … [truncated: " + (described.length() - kept)
+        + " more characters]", test.message());
+  }
 }
