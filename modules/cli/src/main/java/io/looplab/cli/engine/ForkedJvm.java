@@ -7,7 +7,6 @@ import io.looplab.grader.internal.scoring.VerdictStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +26,15 @@ final class ForkedJvm {
   /** How long a JVM stopped at the time limit gets to say where its tests are: a thread dump takes milliseconds. */
   static final long WHERE_MILLIS = 2_000;
 
-  /** How it ended: normally, by the time limit, or with a non-zero exit status. */
-  record Outcome(boolean timedOut, int exitCode, long droppedBytes) {
+  /**
+   * How it ended: normally, by the time limit, or with a non-zero exit status; for a JVM stopped at the time limit,
+   * how long its threads had waited for a CPU by then ({@link CpuWait}; -1 when unknown or not stopped).
+   */
+  record Outcome(boolean timedOut, int exitCode, long droppedBytes, long cpuWaitMillis) {
+
+    Outcome(boolean timedOut, int exitCode, long droppedBytes) {
+      this(timedOut, exitCode, droppedBytes, -1);
+    }
   }
 
   /**
@@ -132,17 +138,19 @@ final class ForkedJvm {
 
   /**
    * As {@link #await(long, Consumer)}; at the time limit, first asks a JVM that was told {@link #go()} where its tests
-   * are, and gives it {@value #WHERE_MILLIS} ms to write the answer into {@code whereFile} (null: do not ask).
+   * are, and gives it {@value #WHERE_MILLIS} ms to answer with its verdict for {@code job} (null: do not ask).
    */
-  Outcome await(long timeoutSeconds, Consumer<Long> tick, Path whereFile) throws InterruptedException {
+  Outcome await(long timeoutSeconds, Consumer<Long> tick, Path job) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     boolean timedOut = false;
+    long cpuWait = -1;
     while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
       tick.accept(TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
       if (System.nanoTime() > deadline) {
         timedOut = true;
-        if (whereFile != null) {
-          askWhere(whereFile);
+        cpuWait = CpuWait.millisOf(process.toHandle()).orElse(-1);
+        if (job != null) {
+          askWhere(job);
         }
         kill();
         break;
@@ -150,16 +158,16 @@ final class ForkedJvm {
     }
     closeInput();
     drain.join(2_000);
-    return new Outcome(timedOut, timedOut ? -1 : process.exitValue(), dropped[0]);
+    return new Outcome(timedOut, timedOut ? -1 : process.exitValue(), dropped[0], cpuWait);
   }
 
-  private void askWhere(Path whereFile) throws InterruptedException {
+  private void askWhere(Path job) throws InterruptedException {
     if (!tell(GradingJvm.WHERE)) {
       return;
     }
     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WHERE_MILLIS);
-    while (!Files.exists(whereFile) && process.isAlive() && System.nanoTime() < until) {
-      Thread.sleep(20);
+    while (verdicts.where(job).isEmpty() && process.isAlive() && System.nanoTime() < until) {
+      Thread.sleep(20); // polling what the output's reader has taken in; no ordering depends on this wait
     }
   }
 

@@ -123,8 +123,7 @@ public final class GradingEngine implements AutoCloseable {
     }
     long limit = limit(exercise);
     ForkedJvm.Outcome outcome = jvm.await(limit,
-        left -> progress.update(exercise, testingLine(jvm.verdicts(), waiting.reportFile())),
-        GradingJvm.whereFile(waiting.reportFile()));
+        left -> progress.update(exercise, testingLine(jvm.verdicts(), waiting.reportFile())), waiting.reportFile());
     if (cancelled) {
       ExerciseReport stopped = new ExerciseReport(exercise.id(), exercise.title(), List.of());
       stopped.addNote("Stopped before it finished: a newer grading replaced it.");
@@ -306,8 +305,17 @@ public final class GradingEngine implements AutoCloseable {
     ExerciseReport report = written.map(InFlightReport::report).orElse(plan);
     String running = written.map(InFlightReport::running).orElse(null);
     boolean endedEarly = written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0;
+    Optional<VerdictStream.Where> where = verdict.stream().where(verdict.job());
+    if (outcome.timedOut() && tooBusy(outcome, limit) && !where.map(VerdictStream.Where::inLearnersCode).orElse(false)) {
+      // Stopped outside the learner's code, after waiting for a CPU for much of its time: that is the machine's.
+      return notGraded(PlanMatch.only(plan, verdict.onlyTests()), "the machine was too busy: the grading JVM's "
+          + "threads had waited " + outcome.cpuWaitMillis() / 1000 + " s for a CPU when its time limit of " + limit
+          + " s struck, and its tests were not in your code" + where.map(w -> w.text().isEmpty() ? "" : " ("
+          + w.text() + ")").orElse(""));
+    }
     if (outcome.timedOut()) {
-      report.stoppedAtTimeLimit(limit, running, readWhere(GradingJvm.whereFile(verdict.job())));
+      report.stoppedAtTimeLimit(limit, running, where.map(VerdictStream.Where::text).filter(t -> !t.isEmpty())
+          .orElse(null));
     } else if (endedEarly) {
       report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
     }
@@ -450,14 +458,13 @@ public final class GradingEngine implements AutoCloseable {
     return notes.isEmpty() ? null : String.join(" ", notes);
   }
 
-  /** What a JVM stopped at the time limit said of where its tests were, or null. */
-  private static String readWhere(Path whereFile) {
-    try {
-      String where = Files.exists(whereFile) ? Files.readString(whereFile).strip() : "";
-      return where.isEmpty() ? null : where;
-    } catch (IOException e) {
-      return null;
-    }
+  /**
+   * Whether a JVM stopped at the time limit waited for a CPU for more than a quarter of that limit: on a quiet machine
+   * it waits milliseconds, and a hang waits for nothing, so that much waiting means the machine, not the code, ran out
+   * of time.
+   */
+  static boolean tooBusy(ForkedJvm.Outcome outcome, long limitSeconds) {
+    return outcome.cpuWaitMillis() > limitSeconds * 1000 / 4;
   }
 
   /** The first line of {@code log} that contains {@code text}: the log is capped, so this reads at most 1 MiB. */

@@ -46,6 +46,21 @@ public final class Whereabouts {
     return Optional.empty();
   }
 
+  /**
+   * Whether {@code thread} is in the learner's code (running it, or waiting inside it) rather than in a test's: a
+   * time limit struck there is the code's, however busy the machine was.
+   */
+  public static boolean inLearnersCode(Thread thread) {
+    ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(thread.getId(), Integer.MAX_VALUE);
+    if (info == null) {
+      return false;
+    }
+    StackTraceElement[] stack = info.getStackTrace();
+    int learner = CodeUnderTest.firstFrameIndex(stack);
+    int test = firstTestFrame(stack);
+    return learner >= 0 && (test < 0 || learner < test);
+  }
+
   private static int firstTestFrame(StackTraceElement[] stack) {
     for (int i = 0; i < stack.length; i++) {
       String type = stack[i].getClassName();

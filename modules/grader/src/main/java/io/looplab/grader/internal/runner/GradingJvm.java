@@ -25,15 +25,10 @@ public final class GradingJvm {
   public static final String GO = "go";
   public static final String STOP = "stop";
   /**
-   * Asked on standard input after {@link #GO}, when the time limit has struck: the JVM writes where the test's
-   * thread is into {@link #whereFile} before the kit stops it.
+   * Asked on standard input after {@link #GO}, when the time limit has struck: the JVM sends where the test's thread
+   * is, with its verdict (see VerdictChannel#sendWhere), before the kit stops it.
    */
   public static final String WHERE = "where";
-
-  /** The file, beside the report, in which a JVM answers {@link #WHERE}. */
-  public static Path whereFile(Path reportFile) {
-    return reportFile.resolveSibling(reportFile.getFileName() + ".where");
-  }
 
   /**
    * A system property: the JVM, started ahead of its grading, warms Vert.x up while it waits for "go". Only for a

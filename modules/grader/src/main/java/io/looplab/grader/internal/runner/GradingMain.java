@@ -19,9 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
@@ -91,7 +89,7 @@ public final class GradingMain {
       if (!waitForGo(kit)) {
         System.exit(0);
       }
-      answerWhereAsked(kit, Thread.currentThread(), GradingJvm.whereFile(arguments.reportFile()));
+      answerWhereAsked(kit, Thread.currentThread(), arguments.reportFile());
     }
     if (arguments.mode() == GradingJvm.Mode.SERVE) {
       EventLoopGuard.warmUp();
@@ -135,9 +133,9 @@ public final class GradingMain {
 
   /**
    * Listens to the kit for the rest of the grading: at the time limit it asks {@link GradingJvm#WHERE}, and the
-   * answer (where {@code tests}, the thread that runs the tests, is) goes to {@code whereFile}, whole or not at all.
+   * answer (where {@code tests}, the thread that runs the tests, is) goes to the kit with the verdict, for {@code job}.
    */
-  private static void answerWhereAsked(BufferedReader kit, Thread tests, Path whereFile) {
+  private static void answerWhereAsked(BufferedReader kit, Thread tests, Path job) {
     Thread listener = new Thread(() -> {
       try {
         while (true) {
@@ -151,13 +149,11 @@ public final class GradingMain {
             return;
           }
           if (GradingJvm.WHERE.equals(line)) {
-            Path partial = whereFile.resolveSibling(whereFile.getFileName() + ".partial");
-            Files.writeString(partial, where(tests), StandardCharsets.UTF_8);
-            Files.move(partial, whereFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            VerdictChannel.sendWhere(job, where(tests), Whereabouts.inLearnersCode(tests));
           }
         }
       } catch (IOException | RuntimeException e) {
-        // the kit is gone, or the answer could not be written: the report then says less
+        // the kit is gone: the report then says less
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

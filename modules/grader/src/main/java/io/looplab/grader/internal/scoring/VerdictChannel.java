@@ -60,6 +60,18 @@ public final class VerdictChannel {
     }
   }
 
+  /**
+   * Sends, for the job whose report goes to {@code job}, where its tests' thread is when the kit's time limit struck:
+   * {@code where} in words, and whether that is inside the learner's code.
+   */
+  public static void sendWhere(Path job, String where, boolean inLearnersCode) {
+    VerdictChannel channel = open;
+    if (channel != null) {
+      channel.write(new JsonObject().put("job", job.toString())
+          .put("where", new JsonObject().put("text", where).put("inLearnersCode", inLearnersCode)).encode());
+    }
+  }
+
   private synchronized void write(String payload) {
     try {
       for (String line : lines(key, ++written, payload)) {

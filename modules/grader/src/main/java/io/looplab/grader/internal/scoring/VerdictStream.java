@@ -19,6 +19,7 @@ public final class VerdictStream {
 
   private final byte[] key;
   private final Map<String, InFlightReport> latest = new HashMap<>();
+  private final Map<String, Where> wheres = new HashMap<>();
   private long lastNumber;
   private StringBuilder parts;
   private int partsSeen;
@@ -85,7 +86,12 @@ public final class VerdictStream {
     }
     try {
       JsonObject record = new JsonObject(payload);
-      latest.put(record.getString("job"), InFlightReport.fromJson(record.getJsonObject("report")));
+      JsonObject where = record.getJsonObject("where");
+      if (where != null) {
+        wheres.put(record.getString("job"), new Where(where.getString("text"), where.getBoolean("inLearnersCode")));
+      } else {
+        latest.put(record.getString("job"), InFlightReport.fromJson(record.getJsonObject("report")));
+      }
     } catch (RuntimeException e) {
       refuse("a signed verdict record the kit cannot read (" + e.getMessage() + ")");
       return;
@@ -97,6 +103,19 @@ public final class VerdictStream {
   private void refuse(String why) {
     problem = why;
     latest.clear();
+    wheres.clear();
+  }
+
+  /**
+   * Where a job's tests were when the kit's time limit struck, as the grading JVM answered: {@code text} in words
+   * (empty when its thread ran neither the learner's code nor a test's), and whether that is in the learner's code.
+   */
+  public record Where(String text, boolean inLearnersCode) {
+  }
+
+  /** The grading JVM's answer, for {@code job}, to the kit's question where its tests are, if it answered. */
+  public synchronized Optional<Where> where(Path job) {
+    return problem != null ? Optional.empty() : Optional.ofNullable(wheres.get(job.toString()));
   }
 
   /** The latest report the JVM gave for {@code job} (the report file the job was given), if any and if believed. */

@@ -130,4 +130,16 @@ class VerdictStreamTest {
       assertTrue(VerdictFormat.parseKeyLine(other).isEmpty(), "not a key line: " + other);
     }
   }
+
+  @Test
+  @DisplayName("the answer to 'where are your tests' travels as a signed record too, beside the report it leaves as it was")
+  void whereAnswer() {
+    VerdictStream stream = new VerdictStream(key);
+    feed(stream, lines(key, 1, report(false, false)));
+    String where = new io.vertx.core.json.JsonObject().put("job", JOB.toString()).put("where",
+        new io.vertx.core.json.JsonObject().put("text", "still running your code").put("inLearnersCode", true)).encode();
+    VerdictChannel.lines(key, 2, where).forEach(l -> stream.accept(l.strip()));
+    assertEquals(new VerdictStream.Where("still running your code", true), stream.where(JOB).orElseThrow());
+    assertFalse(stream.latest(JOB).orElseThrow().finished(), "the report is the one before the answer");
+  }
 }
