@@ -1,5 +1,10 @@
 package io.looplab.cli.engine;
 
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Handle;
+import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -195,6 +200,31 @@ class ForbiddenApiCheckTest {
     Path classes = javac(sources, work.resolve("two-classes"), List.of());
     assertEquals(Optional.of("A.java:4 calls java.lang.Class.forName (reflection)" + WHY),
         ForbiddenApiCheck.problemWith(classes, CLASS_PATH));
+  }
+
+  @Test
+  @DisplayName("an invokedynamic with a bootstrap javac never emits (built here with ASM) is refused as method handles")
+  void foreignBootstrapIsRefused() throws IOException {
+    ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "x/Boot", null, "java/lang/Object", null);
+    writer.visitSource("Boot.java", null);
+    MethodVisitor method = writer.visitMethod(Opcodes.ACC_STATIC, "run", "()V", null, null);
+    method.visitCode();
+    Label start = new Label();
+    method.visitLabel(start);
+    method.visitLineNumber(7, start);
+    method.visitInvokeDynamicInsn("run", "()V", new Handle(Opcodes.H_INVOKESTATIC, "x/Boot", "bootstrap",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;)"
+            + "Ljava/lang/invoke/CallSite;", false));
+    method.visitInsn(Opcodes.RETURN);
+    method.visitMaxs(0, 0);
+    method.visitEnd();
+    writer.visitEnd();
+    Path classes = Files.createDirectories(work.resolve("boot-classes/x"));
+    Files.write(classes.resolve("Boot.class"), writer.toByteArray());
+    assertEquals(Optional.of("Boot.java:7 uses the bootstrap method x.Boot.bootstrap (method handles)" + WHY),
+        ForbiddenApiCheck.problemWith(classes.getParent(), CLASS_PATH),
+        "a bootstrap of the code's own is handed a Lookup of its class: method handles in all but name");
   }
 
   /** Compiles one class, {@code x.NAME} named by its source's first public class, into a folder of its own. */
