@@ -73,7 +73,7 @@ final class ForbiddenApiCheck {
   }
 
   /** The first forbidden reference in one class file, as the line of the refusal. */
-  static Optional<String> firstOffence(byte[] classFile, Supertypes supertypes) {
+  private static Optional<String> firstOffence(byte[] classFile, Supertypes supertypes) {
     ClassScan scan = new ClassScan(supertypes);
     new ClassReader(classFile).accept(scan, ClassReader.SKIP_FRAMES);
     return Optional.ofNullable(scan.refusal());
@@ -114,7 +114,7 @@ final class ForbiddenApiCheck {
      * what the code does with it ("calls"), {@code what} names it for the learner.
      */
     void check(String owner, String member, String doing, String what, int line) {
-      if (offence == null && owner != null) {
+      if (offence == null) {
         ForbiddenApis.reasonFor(owner, member, supertypes).ifPresent(reason -> refuse(reason, doing + " " + what,
             line));
       }
@@ -128,8 +128,11 @@ final class ForbiddenApiCheck {
       }
     }
 
+    /** Notes a reference to a type ({@code type} null: an array of primitives, always allowed). */
     void checkType(String type, String doing, int line) {
-      check(type, null, doing, ForbiddenApis.Entry.javaName(type, null), line);
+      if (type != null) {
+        check(type, null, doing, ForbiddenApis.Entry.javaName(type, null), line);
+      }
     }
 
     @Override
@@ -293,6 +296,9 @@ final class ForbiddenApiCheck {
 
     /** A call, or a method reference: a constructor is a use of its type, anything else of the member. */
     private void member(String owner, String name, String doing) {
+      if (owner == null) {
+        return; // clone() of an array of primitives
+      }
       if (name.equals("<init>")) {
         scan.checkType(owner, "creates", line);
       } else {

@@ -161,6 +161,8 @@ class ForbiddenApiCheckTest {
               throw new IllegalStateException(e);
             }
             Colour.valueOf("RED");
+            int[][] grid = new int[2][2];
+            n += grid[0].clone().length + new String[1].clone().length;
             return n + answer.result() + (int) cpu + Colour.values().length + saved.hashCode();
           }
         }
