@@ -39,7 +39,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * where this machine has one): each misbehaviour is put into 09-lost-update's reference solution, beside a correct
  * 10-reserve-then-confirm, which must keep its full marks. Every case ends with a status and a message that say what
  * happened, and a complete report. Then tampering: tests of the submission's own (not used, and the report says so),
- * a class in the grader's package and a link out of the submission (both refused). Last, the sandbox's probes: a
+ * a class in the grader's package and a link out of the submission (both refused before compiling), and code that
+ * reaches for the grader, by reflection, a shutdown hook, a process, Unsafe or the grader's own classes (refused
+ * after compiling, naming the line, before any test runs). Last, the sandbox's probes: a
  * write into the home folder fails and leaves it as it was, and loopback is the only network interface to be seen
  * (shown by listing them, never by connecting anywhere). (A method that never returns, which only the time limit
  * stops, is graded in the one-exercise hostile kit, HostileSubmissionTest, where that limit is shorter.)
@@ -96,6 +98,22 @@ class HostileMatrixTest {
     Files.writeString(file, content);
   }
 
+  /**
+   * The refusal of code injected at the hook, which the forbidden-API check names by the hook's line in the
+   * solution: {@code offence} is what it says the code does there ("calls java.lang.Runtime.halt").
+   */
+  private static String refusedAtTheHook(String offence) {
+    return "Refused after compiling: SeatCounter.java:" + hookLine() + " " + offence;
+  }
+
+  private static int hookLine() {
+    try {
+      return Files.readAllLines(kit.solutionSources(kit.find(VICTIM)).resolve(FILE)).indexOf(HOOK) + 1;
+    } catch (IOException e) {
+      return 0; // a handout has no solutions: the matrix is not run
+    }
+  }
+
   static final String ONCE = "if (System.getProperty(\"hostile.once\") == null && System.setProperty(\"hostile.once\", \"y\") == null) ";
 
   /** Runs {@code body} once, in a thread of its own: a probe that must not count as blocking the event loop. */
@@ -109,7 +127,23 @@ class HostileMatrixTest {
 
   private static final List<Case> CASES = List.of(
       injected("System.exit(0)", "System.exit(0);", true, ExerciseStatus.CRASHED, "exit status 0"),
-      injected("Runtime.halt(1)", "Runtime.getRuntime().halt(1);", true, ExerciseStatus.CRASHED, "exit status 1"),
+      // Code that reaches for the grader is refused once compiled, before it runs: the halt would have been a crash.
+      injected("Runtime.halt(1)", "Runtime.getRuntime().halt(1);", true, ExerciseStatus.COMPILE_ERROR,
+          refusedAtTheHook("calls java.lang.Runtime.halt (shutdown hooks and halt)")),
+      injected("reflection that reaches for the scorer", "try { Class.forName(\"io.looplab.grader.internal.scoring."
+          + "ScoringListener\").getDeclaredFields(); } catch (ClassNotFoundException e) { }", true,
+          ExerciseStatus.COMPILE_ERROR, refusedAtTheHook("calls java.lang.Class.forName (reflection)")),
+      injected("a shutdown hook that prints a verdict", "Runtime.getRuntime().addShutdownHook(new Thread(() -> "
+          + "System.out.println(\"{\\\"points\\\": 100}\")));", true, ExerciseStatus.COMPILE_ERROR,
+          refusedAtTheHook("calls java.lang.Runtime.addShutdownHook (shutdown hooks and halt)")),
+      injected("a process started with ProcessBuilder", "try { new ProcessBuilder(\"true\").start(); } catch "
+          + "(java.io.IOException e) { }", true, ExerciseStatus.COMPILE_ERROR,
+          refusedAtTheHook("creates java.lang.ProcessBuilder (processes)")),
+      injected("sun.misc.Unsafe", "if (who == null) { sun.misc.Unsafe.getUnsafe(); }", true,
+          ExerciseStatus.COMPILE_ERROR, refusedAtTheHook("calls sun.misc.Unsafe.getUnsafe (the JDK's internals)")),
+      injected("a direct reference to a class of the grader", "System.out.println(io.looplab.grader.internal.scoring."
+          + "ExerciseStatus.PASSED);", true, ExerciseStatus.COMPILE_ERROR, refusedAtTheHook("reads io.looplab."
+          + "grader.internal.scoring.ExerciseStatus.PASSED (the grader and its test engine)")),
       injected("a list that grows until the heap is full", ONCE + "{ java.util.List<long[]> hog = new "
           + "java.util.ArrayList<>(); for (int i = 0; i >= 0; i++) hog.add(new long[1 << 20]); }", true,
           ExerciseStatus.CRASHED, "ran out of memory"),

@@ -258,7 +258,9 @@ public final class GradingEngine implements AutoCloseable {
       return Optional.of(compileError(exercise, "Your code does not compile: " + compiledMain.firstError()
           + more(compiledMain)));
     }
-    Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(classes);
+    // The classes run beside the tests and the scorer: code that reaches for them is refused before it can run.
+    Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(classes)
+        .or(() -> ForbiddenApiCheck.problemWith(classes, libraries));
     if (refusedClass.isPresent()) {
       return Optional.of(compileError(exercise, "Refused after compiling: " + refusedClass.get() + "."));
     }
