@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -26,7 +28,8 @@ import java.util.function.Supplier;
  * mutants did: 100 s of the self-test), and then failed with "Closing the Vertx context timed out", which says
  * nothing about what hung. Closing here first bounds the wait, and names what it saw: an event loop still busy with
  * one task, or else the verticles still undeploying.
- * A close that completes in time leaves vertx-junit5's own close nothing to wait for.
+ * A close that completes in time leaves vertx-junit5's own close nothing to wait for. A loop the guard found stuck
+ * for good ({@link StuckLoops}) ends the wait at once: the close cannot complete while it spins.
  */
 final class BoundedVertxClose {
 
@@ -50,13 +53,31 @@ final class BoundedVertxClose {
    * @throws AssertionFailedError if the close did not complete in time; vertx-junit5 is then told to forget the
    *     instance, so that it does not wait 30 s more for the same close
    */
-  static void closeOf(ExtensionContext context) {
+  static void closeOf(ExtensionContext context, StuckLoops stuckLoops) {
     ExtensionContext.Store store = context.getStore(ExtensionContext.Namespace.GLOBAL);
     if (!(store.get(VERTX_KEY) instanceof Supplier<?> scoped) || !(scoped.get() instanceof Vertx vertx)) {
       return;
     }
-    try {
-      vertx.close().toCompletionStage().toCompletableFuture().get(limit().toMillis(), TimeUnit.MILLISECONDS);
+    // The close cannot complete while one of its loops is stuck (StuckLoops): it ends the wait, then or later.
+    CompletableFuture<Void> loopStuck = new CompletableFuture<>();
+    try (StuckLoops.Listening listening = stuckLoops.listen(loop -> {
+      if (ownedBy(loop, vertx)) {
+        loopStuck.complete(null);
+      }
+    })) {
+      if (!stuckEventLoops(vertx, stuckLoops).isEmpty()) {
+        loopStuck.complete(null);
+      }
+      long deadline = System.nanoTime() + limit().toNanos();
+      CompletableFuture<Void> closed = vertx.close().toCompletionStage().toCompletableFuture();
+      CompletableFuture.anyOf(closed, loopStuck).get(limit().toMillis(), TimeUnit.MILLISECONDS);
+      List<String> stuck = closed.isDone() ? List.of() : stuckEventLoops(vertx, stuckLoops);
+      if (!stuck.isEmpty()) {
+        store.remove(VERTX_KEY);
+        throw new LoopStuck("After the test, Vert.x could not close: " + String.join("; ", stuck) + ". "
+            + LOOP_NEVER_BACK);
+      }
+      closed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS); // a stuck loop came back
       List<String> spinning = workersStillRunning(vertx);
       if (!spinning.isEmpty()) {
         throw new AssertionFailedError("After the test, Vert.x closed, but " + String.join("; ", spinning)
@@ -80,23 +101,38 @@ final class BoundedVertxClose {
    */
   private static String whyNotClosed(Vertx vertx) {
     String start = "After the test, Vert.x did not close within " + limit().toSeconds() + " s: ";
-    List<String> busy = busyEventLoops(vertx);
+    List<String> busy = busyEventLoops(vertx, t -> true);
     if (!busy.isEmpty()) {
-      return start + String.join("; ", busy) + ". Closing Vert.x runs on its event loops, and an event loop that "
-          + "never finishes its task never gets to it, nor to any other event: a loop that does not end, or a wait "
-          + "for something that only that event loop could deliver.";
+      return start + String.join("; ", busy) + ". " + LOOP_NEVER_BACK;
     }
     return start + stillUndeploying(vertx) + ". Closing Vert.x undeploys every verticle and waits for the future "
         + "each stop() returns: a stop() whose future never completes keeps the whole application from shutting "
         + "down. Complete it on every path, also when the work it waits for failed or never started.";
   }
 
+  /** A close that cannot complete, because an event loop of the instance is stuck ({@link StuckLoops}). */
+  static final class LoopStuck extends AssertionFailedError {
+    LoopStuck(String message) {
+      super(message);
+    }
+  }
+
+  /** Why a busy event loop keeps Vert.x from closing. */
+  private static final String LOOP_NEVER_BACK = "Closing Vert.x runs on its event loops, and an event loop that "
+      + "never finishes its task never gets to it, nor to any other event: a loop that does not end, or a wait for "
+      + "something that only that event loop could deliver.";
+
+  /** {@link #busyEventLoops} that the guard found stuck in the task of a stall ({@link StuckLoops}). */
+  private static List<String> stuckEventLoops(Vertx vertx, StuckLoops stuckLoops) {
+    return busyEventLoops(vertx, stuckLoops::isStuck);
+  }
+
   /** "vert.x-eventloop-thread-0 has been running one task for 6 s, now at Adder.java:4", for each such loop. */
-  private static List<String> busyEventLoops(Vertx vertx) {
+  private static List<String> busyEventLoops(Vertx vertx, Predicate<VertxThread> which) {
     long now = System.nanoTime();
     return Thread.getAllStackTraces().keySet().stream()
         .filter(VertxThread.class::isInstance).map(VertxThread.class::cast)
-        .filter(t -> !t.isWorker() && t.startTime() != 0 && ownedBy(t, vertx))
+        .filter(t -> !t.isWorker() && t.startTime() != 0 && ownedBy(t, vertx) && which.test(t))
         .map(t -> t.getName() + " has been running one task for "
             + TimeUnit.NANOSECONDS.toSeconds(now - t.startTime()) + " s, " + whereNow(t))
         .sorted()

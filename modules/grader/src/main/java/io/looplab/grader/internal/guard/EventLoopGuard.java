@@ -12,9 +12,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Fails a test for what it does to the event loop, even when every assertion passed: a blocking call, a stall, or
@@ -31,6 +33,10 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EventLoopGuard.class);
   private static final String SESSION = "session";
   private static final String MARK = "violations-before-test";
+  /** In a test factory's or template's store: the case that left an event loop stuck, and where. */
+  private static final String LEFT_STUCK = "case-that-left-a-loop-stuck";
+  /** In a case's own store: it is one case of a test factory or template. */
+  private static final String ONE_CASE = "one-case";
 
   /** Every detector the guard runs, in the order they start; a new one is added here (see CONTRIBUTING.md). */
   static final List<Detector> DETECTORS = List.of(new BlockingCallDetector(), new ConfinementDetector(),
@@ -105,25 +111,60 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
   public void interceptTestTemplateMethod(Invocation<Void> invocation,
                                           ReflectiveInvocationContext<Method> invocationContext,
                                           ExtensionContext context) throws Throwable {
-    guard(sessionOf(context), invocation, invocationContext.getArguments());
+    guardOneCase(invocation, invocationContext.getArguments(), context);
   }
 
   @Override
   public void interceptDynamicTest(Invocation<Void> invocation, DynamicTestInvocationContext invocationContext,
                                    ExtensionContext context) throws Throwable {
-    guard(sessionOf(context), invocation, List.of());
+    guardOneCase(invocation, List.of(), context);
+  }
+
+  /**
+   * Runs one case of a test factory or template, unless an earlier case left an event loop stuck for good
+   * ({@link StuckLoops}). The test has failed with that case, and earns all its points or none; each further case
+   * would only leave one more loop spinning, taking CPU from every test after it (six orders of one factory of 10's
+   * did, and the exercise ran out of time). Such a case is skipped, and says why.
+   */
+  private void guardOneCase(Invocation<Void> invocation, List<Object> arguments, ExtensionContext context)
+      throws Throwable {
+    String notRun = casesOf(context).get(LEFT_STUCK, String.class);
+    if (notRun != null) {
+      invocation.skip();
+      throw new TestAbortedException(notRun);
+    }
+    context.getStore(NAMESPACE).put(ONE_CASE, true);
+    guard(sessionOf(context), invocation, arguments, stall -> noteLeftStuck(context, stall));
+  }
+
+  /** The store that the cases of one test factory or template share. */
+  private static ExtensionContext.Store casesOf(ExtensionContext oneCase) {
+    return oneCase.getParent().orElse(oneCase).getStore(NAMESPACE);
+  }
+
+  /** Skips the later cases of {@code oneCase}'s test: it left a loop stuck, in the task of {@code stall}. */
+  private static void noteLeftStuck(ExtensionContext oneCase, Violation stall) {
+    casesOf(oneCase).put(LEFT_STUCK, "Not run: an earlier case of this test, '" + oneCase.getDisplayName()
+        + "', left an event loop stuck for good" + (stall == null || stall.where() == null ? ""
+        : " at " + stall.where()) + ", and each further case would only leave one more spinning.");
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
     // Violations raised after the test body, while tearing down, still count; those of the close below are not
     // judged, as they were not before the close was bounded here.
-    ViolationLog log = sessionOf(context).violations();
+    GuardSession session = sessionOf(context);
+    ViolationLog log = session.violations();
     List<Violation> late = log.since(markOf(context, log));
     boolean failedAlready = context.getExecutionException().isPresent();
     try {
-      BoundedVertxClose.closeOf(context);
+      BoundedVertxClose.closeOf(context, session.stuckLoops());
     } catch (AssertionFailedError hung) {
+      boolean oneCase = Boolean.TRUE.equals(context.getStore(NAMESPACE).get(ONE_CASE));
+      if (hung instanceof BoundedVertxClose.LoopStuck && oneCase) {
+        // a case of a test template that ended before its loop was found stuck (a VertxTestContext the guard failed)
+        noteLeftStuck(context, late.stream().filter(EventLoopGuard::isStall).findFirst().orElse(null));
+      }
       if (late.isEmpty() && !failedAlready) {
         throw hung;
       }
@@ -138,12 +179,21 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
    * vertx-junit5 would otherwise wait for that context until its timeout.
    */
   private void guard(GuardSession session, Invocation<Void> invocation, List<Object> arguments) throws Throwable {
+    guard(session, invocation, arguments, stall -> { });
+  }
+
+  /** {@link #guard(GuardSession, Invocation, List)}, telling {@code leftStuck} the stall of a loop that ended it. */
+  private void guard(GuardSession session, Invocation<Void> invocation, List<Object> arguments,
+                     Consumer<Violation> leftStuck) throws Throwable {
     ViolationLog log = session.violations();
     List<VertxTestContext> waiting = arguments.stream().filter(VertxTestContext.class::isInstance)
         .map(VertxTestContext.class::cast).toList();
     log.listen(violation -> waiting.stream().filter(c -> !c.completed() && !c.failed())
         .forEach(c -> c.failNow(new ViolationError(List.of(violation), null))));
     int mark = log.mark();
+    // A loop stuck for good ends the test's waits: nothing it waits for can come, and the test has failed already.
+    StuckTestInterrupter interrupter = new StuckTestInterrupter(Thread.currentThread(), log, mark);
+    StuckLoops.Listening listening = session.stuckLoops().listen(interrupter::loopStuck);
     try {
       invocation.proceed();
     } catch (Throwable failure) {
@@ -155,6 +205,9 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
       throw new ViolationError(seen, failure);
     } finally {
       log.listen(null);
+      listening.close();
+      interrupter.close();
+      interrupter.endedBy().ifPresent(leftStuck);
     }
     List<Violation> seen = log.since(mark);
     if (!seen.isEmpty()) {
@@ -177,6 +230,10 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
         failure.addSuppressed(new PendingNote(sentence));
       }
     }
+  }
+
+  static boolean isStall(Violation violation) {
+    return violation.kind() == Violation.Kind.STALL || violation.kind() == Violation.Kind.WAITING_STALL;
   }
 
   private static int markOf(ExtensionContext context, ViolationLog log) {

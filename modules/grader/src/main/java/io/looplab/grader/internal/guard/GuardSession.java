@@ -4,8 +4,8 @@ import java.util.function.Consumer;
 
 /**
  * What the guard knows about one guarded test class while it runs, from the guard's {@code beforeAll} to its
- * {@code afterAll}: the violations its detectors found, the calls its tests hold back, the thread that runs its tests
- * and the verticles whose fields the confinement detector judges. The guard keeps it in its JUnit store, so nothing of
+ * {@code afterAll}: the violations its detectors found, the calls its tests hold back, the event loops found stuck for
+ * good, the thread that runs its tests and the verticles whose fields the confinement detector judges. The guard keeps it in its JUnit store, so nothing of
  * one test class is left over for the next; within the class, each test reads the log from its own mark.
  */
 final class GuardSession {
@@ -23,6 +23,7 @@ final class GuardSession {
 
   private final ViolationLog violations = new ViolationLog();
   private final HeldBack heldBack = new HeldBack();
+  private final StuckLoops stuckLoops = new StuckLoops();
   private final Confinement.Owners verticles = new Confinement.Owners();
   private final Thread testThread;
   /** The session that was current when this one opened (an outer class's, for a nested class), or null. */
@@ -67,6 +68,11 @@ final class GuardSession {
 
   HeldBack heldBack() {
     return heldBack;
+  }
+
+  /** The event loops found stuck for good while this class ran. */
+  StuckLoops stuckLoops() {
+    return stuckLoops;
   }
 
   Confinement.Owners verticles() {

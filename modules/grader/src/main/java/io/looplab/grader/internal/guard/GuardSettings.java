@@ -13,7 +13,20 @@ public final class GuardSettings {
    */
   public static final String DEBUG = "looplab.debug";
 
+  /**
+   * A loop still in the task of a reported stall this long after the task began is stuck: the test stops waiting
+   * for it ({@link StuckLoops}).
+   */
+  public static final String STUCK_MILLIS = "looplab.stuck.ms";
+
   static final long DEFAULT_STALL_MILLIS = 50;
+
+  /**
+   * Twenty stall limits: a task that runs this long is not a computation that got slow, and every second more the
+   * test waits for it is a second of the exercise's time limit lost for nothing. The verdict does not depend on it:
+   * a test with a stall has failed already.
+   */
+  static final long DEFAULT_STUCK_MILLIS = 1_000;
 
   /** How often Vert.x's checker looks at the loops; it bounds the delay between a stall and its report. */
   static final long CHECK_INTERVAL_MILLIS = 10;
@@ -23,6 +36,10 @@ public final class GuardSettings {
 
   public static long stallMillis() {
     return Long.getLong(STALL_MILLIS, DEFAULT_STALL_MILLIS);
+  }
+
+  static long stuckMillis() {
+    return Long.getLong(STUCK_MILLIS, DEFAULT_STUCK_MILLIS);
   }
 
   public static boolean debug() {

@@ -64,6 +64,10 @@ final class StallDetector implements Detector {
   private final Map<Thread, Sighting> sightings = new ConcurrentHashMap<>();
   private final Map<Thread, Holder> holders = new ConcurrentHashMap<>();
   private final long stallNanos = GuardSettings.stallMillis() * 1_000_000;
+  /** How long a reported stall's task may go on before its loop counts as stuck ({@link StuckLoops}). */
+  private final long stuckNanos = Math.max(GuardSettings.stuckMillis(), GuardSettings.stallMillis()) * 1_000_000;
+  /** The loops this detector found stuck, with the task each was stuck in, so that each is reported once. */
+  private final Map<Thread, Long> stuck = new ConcurrentHashMap<>();
   private final boolean cpuTimeAvailable = THREADS.isThreadCpuTimeSupported();
   private final GcPauses pauses = GcPauses.instance();
 
@@ -96,6 +100,17 @@ final class StallDetector implements Detector {
     }
     long taskStart = thread.startTime();
     long now = System.nanoTime();
+    Sighting known = sightings.get(thread);
+    if (known != null && known.reported() && known.taskStart() == taskStart && taskStart != 0) {
+      // Reported already: all that is left to learn is whether the task ends. No stack is taken: a loop stuck for
+      // good is still checked a hundred times a second, for as long as the JVM lives.
+      if (!Long.valueOf(taskStart).equals(stuck.get(thread))
+          && event.duration() - pauses.pausedBetween(taskStart, now) >= stuckNanos) {
+        stuck.put(thread, taskStart);
+        GuardSession.ifOpen(session -> session.stuckLoops().report(thread, taskStart));
+      }
+      return;
+    }
     long cpu = cpuTimeAvailable ? THREADS.getThreadCpuTime(thread.getId()) : -1;
     // State and stack in one snapshot, so that "BLOCKED" and the frames it is blocked in agree.
     ThreadInfo info = THREADS.getThreadInfo(thread.getId(), Integer.MAX_VALUE);
