@@ -2,10 +2,8 @@ package io.looplab.cli.engine;
 
 import io.looplab.grader.internal.runner.GradingJvm;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,27 +33,30 @@ final class ServingJvm {
     return jvm.verdicts();
   }
 
-  /** Hands it a job and waits for the job to end, at most {@code limitSeconds}. */
+  /**
+   * Hands it a job and waits for the job to end, at most {@code limitSeconds}: the JVM says "next" or "end" on its
+   * verdict's channel, behind the job's last report, so that report has been read when this returns.
+   */
   Ending run(GradingJvm.Job job, long limitSeconds) throws InterruptedException {
     if (!jvm.tell(job.toLine())) {
       return Ending.JVM_ENDED;
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limitSeconds);
     while (true) {
-      String word = read(job.doneFile());
-      if (word != null) {
-        return word.equals("end") ? Ending.END : Ending.NEXT;
+      Optional<String> word = jvm.verdicts().done(job.reportFile());
+      if (word.isPresent()) {
+        return word.get().equals("end") ? Ending.END : Ending.NEXT;
       }
       if (!jvm.isAlive()) {
-        // It may have written the done file just before it ended.
-        word = read(job.doneFile());
-        return word == null ? Ending.JVM_ENDED : word.equals("end") ? Ending.END : Ending.NEXT;
+        jvm.await(10, left -> { });     // its output read to the end: it may have said the word just before
+        word = jvm.verdicts().done(job.reportFile());
+        return word.isEmpty() ? Ending.JVM_ENDED : word.get().equals("end") ? Ending.END : Ending.NEXT;
       }
       if (System.nanoTime() > deadline) {
         jvm.kill();
         return Ending.TIME_LIMIT;
       }
-      Thread.sleep(50); // polling a file the JVM writes; no ordering depends on this wait
+      Thread.sleep(50); // polling what the output's reader has taken in; no ordering depends on this wait
     }
   }
 
@@ -69,13 +70,4 @@ final class ServingJvm {
     jvm.cancel();
   }
 
-  private static String read(Path file) {
-    try {
-      // Empty: not written yet (the runner moves it into place whole, but a kit must not hang on that).
-      String word = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
-      return word == null || word.isEmpty() ? null : word;
-    } catch (IOException e) {
-      return null;
-    }
-  }
 }

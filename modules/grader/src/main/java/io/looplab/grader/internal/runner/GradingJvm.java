@@ -106,14 +106,6 @@ public final class GradingJvm {
       return PREFIX + classes + "\t" + testClasses + "\t" + reportFile + "\t" + String.join(",", onlyTests);
     }
 
-    /**
-     * The file the serving JVM writes once the job is over (its report written, its threads checked): "next" when
-     * it reads the next job, "end" when it is about to exit (the job left a thread running).
-     */
-    public Path doneFile() {
-      return reportFile.resolveSibling(reportFile.getFileName() + ".done");
-    }
-
     /** The job on this line, or null for any other line (the end of the session). */
     static Job parse(String line) {
       if (line == null || !line.startsWith(PREFIX)) {

@@ -1,6 +1,7 @@
 package io.looplab.grader.internal.runner;
 
 import io.looplab.grader.internal.leaks.ThreadCensus;
+import io.looplab.grader.internal.scoring.VerdictChannel;
 import org.junit.platform.launcher.Launcher;
 
 import java.io.BufferedReader;
@@ -56,18 +57,9 @@ final class ServingLoop {
     }
   }
 
-  /**
-   * Writes the job's done file in one step (a file written in place is seen empty for a moment, and the kit, which
-   * polls for it, once read that as "next" and handed its next job to a JVM on its way out).
-   */
+  /** Tells the kit the job is over, behind the job's last report on the verdict's channel (see VerdictChannel). */
   private static void say(GradingJvm.Job job, String word) {
-    java.nio.file.Path partial = job.doneFile().resolveSibling(job.doneFile().getFileName() + ".partial");
-    try {
-      java.nio.file.Files.writeString(partial, word);
-      java.nio.file.Files.move(partial, job.doneFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    VerdictChannel.sendDone(job.reportFile(), word);
   }
 
   private GradingJvm.Job next() {

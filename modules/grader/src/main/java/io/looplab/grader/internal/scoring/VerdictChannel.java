@@ -72,6 +72,17 @@ public final class VerdictChannel {
     }
   }
 
+  /**
+   * Sends, after a serving JVM's job (see ServingLoop), the word that ends it: "next" or "end". It travels behind
+   * the job's last report on the same pipe, so the kit that reads it has read that report already.
+   */
+  public static void sendDone(Path job, String word) {
+    VerdictChannel channel = open;
+    if (channel != null) {
+      channel.write(new JsonObject().put("job", job.toString()).put("done", word).encode());
+    }
+  }
+
   private synchronized void write(String payload) {
     try {
       for (String line : lines(key, ++written, payload)) {

@@ -20,6 +20,7 @@ public final class VerdictStream {
   private final byte[] key;
   private final Map<String, InFlightReport> latest = new HashMap<>();
   private final Map<String, Where> wheres = new HashMap<>();
+  private final Map<String, String> done = new HashMap<>();
   private long lastNumber;
   private StringBuilder parts;
   private int partsSeen;
@@ -87,7 +88,9 @@ public final class VerdictStream {
     try {
       JsonObject record = new JsonObject(payload);
       JsonObject where = record.getJsonObject("where");
-      if (where != null) {
+      if (record.containsKey("done")) {
+        done.put(record.getString("job"), record.getString("done"));
+      } else if (where != null) {
         wheres.put(record.getString("job"), new Where(where.getString("text"), where.getBoolean("inLearnersCode")));
       } else {
         latest.put(record.getString("job"), InFlightReport.fromJson(record.getJsonObject("report")));
@@ -104,6 +107,12 @@ public final class VerdictStream {
     problem = why;
     latest.clear();
     wheres.clear();
+    done.clear();
+  }
+
+  /** The word a serving JVM said after {@code job} ("next" or "end"), once it said it. */
+  public synchronized Optional<String> done(Path job) {
+    return problem != null ? Optional.empty() : Optional.ofNullable(done.get(job.toString()));
   }
 
   /**
