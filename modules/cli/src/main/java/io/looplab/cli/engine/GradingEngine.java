@@ -311,8 +311,8 @@ public final class GradingEngine implements AutoCloseable {
       report = report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
     }
     if (outcome.droppedBytes() > 0 && report.status() != ExerciseStatus.CRASHED) {
-      report = report.withNote("The code printed more than the log keeps: " + outcome.droppedBytes() + " bytes of output were "
-          + "dropped (" + log + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
+      report = report.withNote("The code printed more than the log keeps: " + outcome.droppedBytes()
+          + " bytes of output were dropped (" + log + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
     }
     // Only a JVM that ended early can have run out of memory: it exits on OutOfMemoryError (looplab.argLine).
     Optional<String> outOfMemory = endedEarly || outcome.timedOut()
@@ -327,8 +327,8 @@ public final class GradingEngine implements AutoCloseable {
     }
     if (sources.ignoredTests() != null) {
       // Only src/main is ever taken: tests that came with the code would grade it by its own rules.
-      report = report.withNote("The submission's own tests (" + sources.ignoredTests() + ") were not used: every grade comes "
-          + "from the kit's original tests.");
+      report = report.withNote("The submission's own tests (" + sources.ignoredTests() + ") were not used: every "
+          + "grade comes from the kit's original tests.");
     }
     if (exercise.minimumJava() > JavaRuntimes.current()) {
       report = report.withNote("Graded on " + java(exercise) + ": this exercise needs JDK " + exercise.minimumJava()

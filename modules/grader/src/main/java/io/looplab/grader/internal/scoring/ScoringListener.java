@@ -127,8 +127,9 @@ public final class ScoringListener implements TestExecutionListener {
       for (TestIdentifier child : plan.getDescendants(id)) {
         TestResult t = byKey.get(child.getUniqueId());
         if (t != null && t.isPending()) {
-          byKey.put(child.getUniqueId(), t.recordedNotGraded("the test class " + simpleName(classNameOf(id)) + " could not set up its tests ("
-              + reason + "). This is a failure of the grader or of a machine too busy, not of your code."));
+          byKey.put(child.getUniqueId(), t.recordedNotGraded("the test class " + simpleName(classNameOf(id))
+              + " could not set up its tests (" + reason + "). This is a failure of the grader or of a machine too "
+              + "busy, not of your code."));
         }
       }
     }
