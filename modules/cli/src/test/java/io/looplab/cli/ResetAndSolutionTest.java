@@ -2,9 +2,9 @@ package io.looplab.cli;
 
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
-import io.looplab.grader.internal.scoring.TestStatus;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -139,9 +139,9 @@ class ResetAndSolutionTest {
 
   /** Saves a result as ./lab check would: full marks or none, out of 5. */
   private void record(String id, boolean full) {
-    TestReport test = new TestReport("t", "the one test", 5);
-    test.record(full ? TestStatus.PASSED : TestStatus.FAILED, full ? null : "wrong");
-    new Results(Kit.at(kit.root())).save(new ExerciseReport(id, "Exercise " + id, List.of(test)));
+    TestResult test = TestResult.pending("t", "the one test", 5)
+        .recorded(full ? TestStatus.PASSED : TestStatus.FAILED, full ? null : "wrong");
+    new Results(Kit.at(kit.root())).save(ExerciseResult.of(id, "Exercise " + id, List.of(test)));
   }
 
   private io.looplab.cli.engine.Exercise exercise(String id) {

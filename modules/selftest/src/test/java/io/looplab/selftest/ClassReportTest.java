@@ -6,8 +6,8 @@ import io.looplab.cli.classroom.ClassRoster;
 import io.looplab.cli.classroom.LearnerResult;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Sandbox;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -106,7 +106,7 @@ class ClassReportTest {
         expected.add(learner.getKey() + ",,,,\"not a submission: no exercise folder in it (expected folders such as "
             + "01-smoke/src/main/java, the layout of exercises/)\"");
       } else {
-        ExerciseReport alone = Gradings.result("hostile " + learner.getValue());
+        ExerciseResult alone = Gradings.result("hostile " + learner.getValue());
         expected.add(learner.getKey() + "," + alone.points() + "," + alone.points() + "," + alone.max() + ",");
       }
     }
@@ -127,10 +127,10 @@ class ClassReportTest {
   }
 
   /** A learner's exercise in the class has the status, and each test the status, of the same code graded alone. */
-  static void assertGradedAsAlone(String learner, ExerciseReport alone, ExerciseReport inClass) {
+  static void assertGradedAsAlone(String learner, ExerciseResult alone, ExerciseResult inClass) {
     assertEquals(alone.status(), inClass.status(), learner);
-    for (TestReport t : alone.tests()) {
-      TestReport same = inClass.tests().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow();
+    for (TestResult t : alone.tests()) {
+      TestResult same = inClass.tests().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow();
       assertEquals(t.status(), same.status(), learner + ": " + t.name() + ": " + same.message());
     }
   }

@@ -2,7 +2,7 @@ package io.looplab.selftest;
 
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,7 +60,7 @@ final class Gradings {
   }
 
   /** A report, and how long its grading took once it started (the wait in the queue excluded). */
-  record Timed(ExerciseReport report, long millis) {
+  record Timed(ExerciseResult report, long millis) {
   }
 
   private Gradings() {
@@ -86,18 +86,18 @@ final class Gradings {
   }
 
   /** Queues a grading, unless one of that name was already queued (by another test class); returns its name. */
-  static synchronized String startOnce(String name, Callable<ExerciseReport> grading) {
+  static synchronized String startOnce(String name, Callable<ExerciseResult> grading) {
     return started.containsKey(name) ? name : start(name, grading);
   }
 
   /** Queues a grading and returns its name. */
-  static synchronized String start(String name, Callable<ExerciseReport> grading) {
+  static synchronized String start(String name, Callable<ExerciseResult> grading) {
     CompletableFuture<Timed> future = new CompletableFuture<>();
     started.put(name, future);
     pool.execute(() -> {
       try {
         long begin = System.nanoTime();
-        ExerciseReport report = grading.call();
+        ExerciseResult report = grading.call();
         Timed timed = new Timed(report, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
         log(name + "\t" + timed.millis() + "\t" + report.points() + "/" + report.max(), begin);
         future.complete(timed);
@@ -112,7 +112,7 @@ final class Gradings {
    * Queues gradings that run one after another in one JVM (see GradingEngine.gradeTogether) under their names: the
    * work returns their reports in the order of {@code names}. Each is timed as its share of the whole.
    */
-  static synchronized List<String> startTogether(List<String> names, Callable<List<ExerciseReport>> gradings) {
+  static synchronized List<String> startTogether(List<String> names, Callable<List<ExerciseResult>> gradings) {
     List<CompletableFuture<Timed>> futures = names.stream().map(n -> new CompletableFuture<Timed>()).toList();
     for (int i = 0; i < names.size(); i++) {
       started.put(names.get(i), futures.get(i));
@@ -120,7 +120,7 @@ final class Gradings {
     pool.execute(() -> {
       try {
         long begin = System.nanoTime();
-        List<ExerciseReport> reports = gradings.call();
+        List<ExerciseResult> reports = gradings.call();
         long share = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) / Math.max(1, names.size());
         for (int i = 0; i < names.size(); i++) {
           log(names.get(i) + "\t" + share + "\t" + reports.get(i).points() + "/" + reports.get(i).max(), begin);
@@ -144,13 +144,13 @@ final class Gradings {
 
   /** What to do once every named grading is over: their reports (a grading that threw is absent) and their total time. */
   interface Summary {
-    void of(Map<String, ExerciseReport> reports, long seconds);
+    void of(Map<String, ExerciseResult> reports, long seconds);
   }
 
   static void whenDone(List<String> names, Summary summary) {
     CompletableFuture<?>[] all = names.stream().map(started::get).toArray(CompletableFuture[]::new);
     CompletableFuture.allOf(all).handle((ok, failure) -> {
-      Map<String, ExerciseReport> reports = new LinkedHashMap<>();
+      Map<String, ExerciseResult> reports = new LinkedHashMap<>();
       long millis = 0;
       for (String name : names) {
         CompletableFuture<Timed> f = started.get(name);
@@ -179,7 +179,7 @@ final class Gradings {
     }
   }
 
-  static ExerciseReport result(String name) throws Exception {
+  static ExerciseResult result(String name) throws Exception {
     return timed(name).report();
   }
 

@@ -4,7 +4,7 @@ import io.looplab.cli.Lab;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -95,7 +95,7 @@ class HandoutTest {
   @DisplayName("the handout's grader grades its first stub as this kit grades the same stub")
   void handoutGradesItsStubs() throws Exception {
     assertEquals(0, status, "lab handout failed");
-    ExerciseReport inHandout = Gradings.result("handout stub " + FIRST.id());
+    ExerciseResult inHandout = Gradings.result("handout stub " + FIRST.id());
     assertTrue(inHandout.max() > 0 && inHandout.points() < inHandout.max(), "the stub of " + FIRST.id()
         + " got " + inHandout.points() + "/" + inHandout.max() + " in the handout");
     assertTrue(inHandout.message() == null || !inHandout.message().contains("does not compile"), inHandout.message());

@@ -6,9 +6,10 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
+import io.looplab.grader.internal.scoring.ReportJson;
 import io.looplab.grader.internal.scoring.VerdictFormat;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -239,7 +240,7 @@ class HostileMatrixTest {
   /** Grades the victim, then the neighbour, as --submission does, keeping what the victim printed. */
   private static Graded grade(Path submission, List<String> ids) throws IOException {
     Target target = Target.submission(kit, submission);
-    List<ExerciseReport> reports = new ArrayList<>();
+    List<ExerciseResult> reports = new ArrayList<>();
     String victimOutput = null;
     long victimMillis = 0;
     try (GradingEngine engine = new GradingEngine(kit, false, sandbox)) {
@@ -286,8 +287,8 @@ class HostileMatrixTest {
     return CASES.stream().map(c -> dynamicTest(c.name(), () -> {
       Graded result = gradedOrSkipped(c.name());
       Scoreboard board = result.board();
-      ExerciseReport victim = board.exercises().get(0);
-      ExerciseReport neighbour = board.exercises().get(1);
+      ExerciseResult victim = board.exercises().get(0);
+      ExerciseResult neighbour = board.exercises().get(1);
       System.out.println(tableRow(c, victim, result));
       assertEquals(neighbour.max(), neighbour.points(), NEIGHBOUR + " is correct and must keep its marks beside "
           + c.name() + ": " + KitSelfTest.failures(neighbour));
@@ -306,7 +307,7 @@ class HostileMatrixTest {
       if (c.status() != null) {
         assertEquals(c.status(), victim.status(), c.name() + ": " + KitSelfTest.failures(victim));
       }
-      String said = victim.toJson().encode();
+      String said = ReportJson.contract(victim).encode();
       assertTrue(c.says() == null || said.contains(c.says()), c.name() + ": the report should say \"" + c.says()
           + "\":" + KitSelfTest.failures(victim));
       JsonObject json = board.toJson();
@@ -319,7 +320,7 @@ class HostileMatrixTest {
    * One line of the matrix's table, printed as each case is checked: the case, the victim's status and points, how
    * long its grading took, and the start of what its report said.
    */
-  private static String tableRow(Case c, ExerciseReport victim, Graded result) {
+  private static String tableRow(Case c, ExerciseResult victim, Graded result) {
     String said = victim.message() != null ? victim.message() : victim.tests().stream().filter(t -> !t.passed())
         .map(t -> t.name() + ": " + t.message()).findFirst().orElse("(every test passed)");
     if (c.printed() != null) {

@@ -1,10 +1,10 @@
 package io.looplab.selftest;
 
 import io.looplab.cli.engine.Kit;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -37,18 +37,18 @@ class HostileSubmissionTest {
     }
   }
 
-  static ExerciseReport grade(String submission) throws Exception {
+  static ExerciseResult grade(String submission) throws Exception {
     return Gradings.result("hostile " + submission);
   }
 
-  static TestReport test(ExerciseReport r, String name) {
+  static TestResult test(ExerciseResult r, String name) {
     return r.tests().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
   }
 
   @Test
   @DisplayName("a single Thread.sleep(5) in a handler loses that test's points, naming the line")
   void sleepOnLoop() throws Exception {
-    ExerciseReport r = grade("sleeps-5ms-on-loop");
+    ExerciseResult r = grade("sleeps-5ms-on-loop");
     assertEquals(2, r.points());
     String message = test(r, "handler does not block the loop").message();
     assertTrue(message.contains("Blocking call") && message.contains("Thread.sleep") && message.contains("Adder.java:5"), message);
@@ -57,7 +57,7 @@ class HostileSubmissionTest {
   @Test
   @DisplayName("a 100 ms CPU spin in a handler is reported as a stall at the learner's line")
   void spinOnLoop() throws Exception {
-    ExerciseReport r = grade("spins-100ms-on-loop");
+    ExerciseResult r = grade("spins-100ms-on-loop");
     assertEquals(2, r.points());
     String message = test(r, "handler does not block the loop").message();
     assertTrue(message.contains("Event loop stalled") && message.contains("Adder.java:4"), message);
@@ -66,7 +66,7 @@ class HostileSubmissionTest {
   @Test
   @DisplayName("an endless loop on the event loop fails its test at the learner's line, and the other tests still run")
   void endlessLoopOnTheEventLoop() throws Exception {
-    ExerciseReport r = grade("loops-forever");
+    ExerciseResult r = grade("loops-forever");
     assertEquals(ExerciseStatus.FAILED, r.status(), "the loop is seen and its test fails, without waiting for the "
         + "time limit");
     assertEquals(2, r.points(), "the test that does not reach the loop keeps its points");
@@ -78,7 +78,7 @@ class HostileSubmissionTest {
   @DisplayName("a method that never returns, on the test's own thread, is stopped at the time limit and reported as "
       + "a timeout")
   void neverReturnsIsStoppedAtTheTimeLimit() throws Exception {
-    ExerciseReport r = grade("never-returns");
+    ExerciseResult r = grade("never-returns");
     long seconds = Gradings.timed("hostile never-returns").millis() / 1000;
     assertEquals(ExerciseStatus.TIMEOUT, r.status(), KitSelfTest.failures(r));
     assertEquals(0, r.points());
@@ -93,7 +93,7 @@ class HostileSubmissionTest {
   @Test
   @DisplayName("System.exit is reported as a crash of that exercise, with the test it happened in")
   void systemExit() throws Exception {
-    ExerciseReport r = grade("calls-system-exit");
+    ExerciseResult r = grade("calls-system-exit");
     assertEquals(ExerciseStatus.CRASHED, r.status());
     assertEquals(0, r.points());
     assertEquals(5, r.max(), "max never changes, whatever happened");
@@ -103,7 +103,7 @@ class HostileSubmissionTest {
   @Test
   @DisplayName("a compile error is reported with the file and line, and max stays the same")
   void compileError() throws Exception {
-    ExerciseReport r = grade("does-not-compile");
+    ExerciseResult r = grade("does-not-compile");
     assertEquals(ExerciseStatus.COMPILE_ERROR, r.status());
     assertEquals(5, r.max());
     assertTrue(r.message().contains("Adder.java:3"), r.message());
@@ -112,7 +112,7 @@ class HostileSubmissionTest {
   @Test
   @DisplayName("a flood of output neither breaks grading nor fills the disk")
   void outputFlood() throws Exception {
-    ExerciseReport r = grade("floods-output");
+    ExerciseResult r = grade("floods-output");
     assertEquals(5, r.points());
     try (Stream<Path> logs = Files.walk(kit.workDir()).filter(p -> p.getFileName().toString().equals("output.log"))) {
       assertTrue(logs.allMatch(p -> p.toFile().length() <= (1 << 20)), "output logs are capped at 1 MiB");

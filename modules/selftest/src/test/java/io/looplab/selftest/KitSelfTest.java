@@ -6,10 +6,10 @@ import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -132,13 +132,13 @@ class KitSelfTest {
   }
 
   /** One line per exercise, for a person watching `mvn -B verify`: the scores, and whether originals were needed. */
-  private static String progressLine(Exercise e, java.util.Map<String, ExerciseReport> reports, long seconds) {
+  private static String progressLine(Exercise e, java.util.Map<String, ExerciseResult> reports, long seconds) {
     StringBuilder line = new StringBuilder(e.id() + ": ");
     if (!kit.hasSolutions()) {
       return line.append("stub ").append(score(reports.get("stub " + e.id()))).append(" (a handout: no solution)")
           .append(" (").append(seconds).append(" s of grading)").toString();
     }
-    ExerciseReport solution = reports.get("solution " + e.id());
+    ExerciseResult solution = reports.get("solution " + e.id());
     line.append("solution ").append(score(solution));
     long alternativesFull = reports.entrySet().stream().filter(r -> r.getKey().startsWith("alternative "))
         .filter(r -> r.getValue().isComplete()).count();
@@ -158,7 +158,7 @@ class KitSelfTest {
     return line.append(" (").append(seconds).append(" s of grading)").toString();
   }
 
-  private static String score(ExerciseReport r) {
+  private static String score(ExerciseResult r) {
     return r == null ? "?" : r.points() + "/" + r.max();
   }
 
@@ -168,11 +168,11 @@ class KitSelfTest {
     return all;
   }
 
-  private static ExerciseReport grade(Exercise e, Target target, List<String> onlyTests) {
+  private static ExerciseResult grade(Exercise e, Target target, List<String> onlyTests) {
     return Gradings.withEngine(kit, engine -> engine.grade(e, target, (x, y) -> { }, onlyTests));
   }
 
-  static String failures(ExerciseReport r) {
+  static String failures(ExerciseResult r) {
     return r.tests().stream().filter(t -> !t.passed())
         .map(t -> "\n  - " + t.name() + " [" + t.status() + "]: " + t.message()).collect(Collectors.joining())
         + (r.message() == null ? "" : "\n  exercise: " + r.message());
@@ -183,7 +183,7 @@ class KitSelfTest {
   Stream<DynamicTest> solutionsGetFullMarks() {
     return exercises().stream().filter(e -> kit.hasSolutions()).map(e -> dynamicTest(e.id(), () -> {
       Assumptions.assumeTrue(e.runsHere(), () -> JavaRuntimes.missing(e));
-      ExerciseReport r = Gradings.result("solution " + e.id());
+      ExerciseResult r = Gradings.result("solution " + e.id());
       assertTrue(r.max() > 0, e.id() + " has no graded tests");
       assertEquals(r.max(), r.points(), e.id() + " solution lost points:" + failures(r));
     }));
@@ -197,7 +197,7 @@ class KitSelfTest {
       Assumptions.assumeTrue(stub.recovered(), () -> e.id() + ": not checked, because the working copy of its stub was "
           + "changed and the original cannot be recovered (" + stub.whyNot() + ")");
       Assumptions.assumeTrue(e.runsHere(), () -> JavaRuntimes.missing(e));
-      ExerciseReport r = Gradings.result("stub " + e.id());
+      ExerciseResult r = Gradings.result("stub " + e.id());
       assertTrue(r.points() < r.max(), e.id() + " stub already has full marks: a stub must fail its tests");
       assertNotEquals(ExerciseStatus.COMPILE_ERROR, r.status(), e.id() + " stub does not compile: " + r.message());
       assertNotEquals(ExerciseStatus.CRASHED, r.status(), e.id() + " stub crashed the test JVM: " + r.message());
@@ -208,7 +208,7 @@ class KitSelfTest {
   @DisplayName("every alternative correct design gets full marks")
   Stream<DynamicTest> alternativesGetFullMarks() {
     return alternatives.stream().map(a -> dynamicTest(a.exercise() + "/" + a.name(), () -> {
-      ExerciseReport r = Gradings.result(a.label());
+      ExerciseResult r = Gradings.result(a.label());
       assertTrue(r.max() > 0, a.exercise() + " has no graded tests");
       assertEquals(r.max(), r.points(), "alternative " + a.name() + " (" + a.description()
           + ") is a correct design, yet it lost points:" + failures(r));
@@ -219,8 +219,8 @@ class KitSelfTest {
   @DisplayName("every mutant loses points on its own test, with its own message")
   Stream<DynamicTest> mutantsAreCaught() {
     return mutants.stream().map(m -> dynamicTest(m.exercise() + "/" + m.name(), () -> {
-      ExerciseReport r = Gradings.result(m.label());
-      TestReport caught = r.tests().stream().filter(t -> t.isMethod(m.test()))
+      ExerciseResult r = Gradings.result(m.label());
+      TestResult caught = r.tests().stream().filter(t -> t.isMethod(m.test()))
           .findFirst().orElseThrow(() -> new AssertionError("mutant " + m.name() + " names test '" + m.test()
               + "', which does not exist in " + m.exercise()));
       assertNotEquals(TestStatus.PASSED, caught.status(), "mutant " + m.name() + " (" + m.description() + ") passed '"

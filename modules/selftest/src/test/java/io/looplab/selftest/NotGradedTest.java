@@ -2,10 +2,11 @@ package io.looplab.selftest;
 
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
-import io.looplab.grader.internal.scoring.TestStatus;
+import io.looplab.grader.internal.scoring.ReportJson;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +50,7 @@ class NotGradedTest {
     return Kit.at(kit.root());
   }
 
-  private static ExerciseReport gradeSolution(Kit kit) {
+  private static ExerciseResult gradeSolution(Kit kit) {
     return Gradings.withEngine(kit, engine -> engine.grade(kit.find("01-smoke"),
         Target.submission(kit, HostileKit.submissionFolder("solution")), (e, doing) -> { }));
   }
@@ -57,18 +58,18 @@ class NotGradedTest {
   @Test
   @DisplayName("a set-up that fails once is graded again, and correct code gets full marks")
   void aPassingFailureIsGradedAgain() throws IOException {
-    ExerciseReport r = gradeSolution(kitWhoseSetUpFails("once", "once"));
-    assertEquals(ExerciseStatus.PASSED, r.status(), () -> r.toJson().encodePrettily());
+    ExerciseResult r = gradeSolution(kitWhoseSetUpFails("once", "once"));
+    assertEquals(ExerciseStatus.PASSED, r.status(), () -> ReportJson.contract(r).encodePrettily());
     assertEquals(5, r.points());
   }
 
   @Test
   @DisplayName("a set-up that always fails makes the exercise an error: each test not graded, with the reason")
   void aLastingFailureIsAnErrorNotLostPoints() throws IOException {
-    ExerciseReport r = gradeSolution(kitWhoseSetUpFails("always", "always"));
-    assertEquals(ExerciseStatus.ERROR, r.status(), () -> r.toJson().encodePrettily());
-    assertEquals("error", r.toJson().getString("status"));
-    for (TestReport t : r.tests()) {
+    ExerciseResult r = gradeSolution(kitWhoseSetUpFails("always", "always"));
+    assertEquals(ExerciseStatus.ERROR, r.status(), () -> ReportJson.contract(r).encodePrettily());
+    assertEquals("error", ReportJson.contract(r).getString("status"));
+    for (TestResult t : r.tests()) {
       assertEquals(TestStatus.ERROR, t.status(), t.name());
       assertTrue(t.message().startsWith("Not graded: the test class AdderTest could not set up its tests "
           + "(warmUpTheJvm() timed out after 20 seconds)"), t.message());

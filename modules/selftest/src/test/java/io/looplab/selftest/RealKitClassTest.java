@@ -10,9 +10,9 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -56,7 +56,7 @@ class RealKitClassTest {
   /** Each mutant (it names the test it must break), by its kind's name. */
   static final Map<String, Variant> mutants = new LinkedHashMap<>();
   static final Map<String, String> kindOf = new LinkedHashMap<>();
-  static final Map<String, CompletableFuture<ExerciseReport>> alone = new LinkedHashMap<>();
+  static final Map<String, CompletableFuture<ExerciseResult>> alone = new LinkedHashMap<>();
   static Path report;
   static CompletableFuture<List<LearnerResult>> graded;
 
@@ -125,7 +125,7 @@ class RealKitClassTest {
     return submission;
   }
 
-  private static ExerciseReport aloneOf(String learner) throws Exception {
+  private static ExerciseResult aloneOf(String learner) throws Exception {
     return alone.get(kindOf.get(learner)).get();
   }
 
@@ -134,8 +134,8 @@ class RealKitClassTest {
   void theKindsAreWhatTheyClaim() throws Exception {
     assertEquals(alone.get("solution").get().max(), alone.get("solution").get().points(), "the reference solution");
     assertEquals(ExerciseStatus.COMPILE_ERROR, alone.get("does-not-compile").get().status());
-    for (Map.Entry<String, CompletableFuture<ExerciseReport>> kind : alone.entrySet()) {
-      ExerciseReport r = kind.getValue().get();
+    for (Map.Entry<String, CompletableFuture<ExerciseResult>> kind : alone.entrySet()) {
+      ExerciseResult r = kind.getValue().get();
       if (!kind.getKey().equals("solution")) {
         assertTrue(r.points() < r.max(), kind.getKey() + " kept full marks");
       }
@@ -154,7 +154,7 @@ class RealKitClassTest {
     assertEquals("learner," + EXERCISE + ",total,max,note", rows.get(0));
     List<String> expected = new ArrayList<>();
     for (String learner : kindOf.keySet()) {
-      ExerciseReport r = aloneOf(learner);
+      ExerciseResult r = aloneOf(learner);
       expected.add(learner + "," + r.points() + "," + r.points() + "," + r.max() + ",");
     }
     assertEquals(expected, rows.subList(1, rows.size()));
@@ -173,7 +173,7 @@ class RealKitClassTest {
   void heatMapRunsHotOnTheMutantsTests() throws Exception {
     graded.get();
     Map<String, Integer> lostBy = heat(Files.readString(report.resolve("index.html")));
-    assertEquals(alone.get("solution").get().tests().stream().map(TestReport::name).sorted().toList(),
+    assertEquals(alone.get("solution").get().tests().stream().map(TestResult::name).sorted().toList(),
         lostBy.keySet().stream().sorted().toList(), "a row of the heat map per test of " + EXERCISE);
     for (Map.Entry<String, Integer> cell : lostBy.entrySet()) {
       int expected = 0;

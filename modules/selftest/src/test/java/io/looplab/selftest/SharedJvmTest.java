@@ -3,8 +3,8 @@ package io.looplab.selftest;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -33,7 +33,7 @@ class SharedJvmTest {
       "calls-system-exit", "spins-100ms-on-loop", "never-returns", "stub", "does-not-compile", "solution");
 
   static Kit kit;
-  static CompletableFuture<List<ExerciseReport>> together;
+  static CompletableFuture<List<ExerciseResult>> together;
 
   @BeforeAll
   static void startGradings() throws IOException {
@@ -47,16 +47,16 @@ class SharedJvmTest {
   }
 
   /** A report's verdicts: the exercise's status and points, and each test's status and points. */
-  private static String verdicts(ExerciseReport r) {
+  private static String verdicts(ExerciseResult r) {
     return r.status() + " " + r.points() + "/" + r.max() + r.tests().stream()
-        .map((TestReport t) -> " [" + t.name() + ": " + t.status() + " " + t.points() + "]")
+        .map((TestResult t) -> " [" + t.name() + ": " + t.status() + " " + t.points() + "]")
         .collect(Collectors.joining());
   }
 
   @Test
   @DisplayName("each job graded in a shared JVM gets the verdicts a JVM of its own gives it")
   void sameVerdictsAsAJvmEach() throws Exception {
-    List<ExerciseReport> shared = together.get(30, TimeUnit.MINUTES);
+    List<ExerciseResult> shared = together.get(30, TimeUnit.MINUTES);
     for (int i = 0; i < JOBS.size(); i++) {
       String alone = verdicts(Gradings.result("hostile " + JOBS.get(i)));
       assertEquals(alone, verdicts(shared.get(i)), "job " + (i + 1) + " (" + JOBS.get(i) + ") after " + JOBS.subList(0, i));

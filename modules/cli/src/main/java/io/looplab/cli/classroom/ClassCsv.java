@@ -2,7 +2,7 @@ package io.looplab.cli.classroom;
 
 import io.looplab.cli.engine.Exercise;
 
-import io.looplab.grader.internal.scoring.ExerciseStatus;
+import io.looplab.report.ExerciseStatus;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +78,7 @@ public final class ClassGrading {
       return LearnerResult.notGraded(learner.name(), "not a submission: " + problem.get(), millisSince(start));
     }
     Target target = Target.submission(kit, learner.folder());
-    List<ExerciseReport> reports = new ArrayList<>();
+    List<ExerciseResult> reports = new ArrayList<>();
     try (GradingEngine engine = new GradingEngine(kit, false, sandbox)) {
       for (Exercise exercise : exercises) {
         reports.add(engine.grade(exercise, target, (e, doing) -> { }));

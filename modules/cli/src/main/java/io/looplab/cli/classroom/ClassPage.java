@@ -3,9 +3,9 @@ package io.looplab.cli.classroom;
 import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import io.looplab.cli.engine.Exercise;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
 
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -51,18 +51,18 @@ final class ClassPage {
     List<HeatRow> heat = new ArrayList<>();
     Map<String, Frequent> messages = new LinkedHashMap<>();
     for (Exercise exercise : exercises) {
-      List<ExerciseReport> reports = graded.stream().map(r -> r.exercise(exercise.id())).flatMap(Optional::stream)
+      List<ExerciseResult> reports = graded.stream().map(r -> r.exercise(exercise.id())).flatMap(Optional::stream)
           .toList();
       int max = reports.isEmpty() ? 0 : reports.get(0).max();
       long full = reports.stream().filter(r -> r.max() > 0 && r.points() == r.max()).count();
-      double mean = reports.stream().mapToInt(ExerciseReport::points).average().orElse(0);
+      double mean = reports.stream().mapToInt(ExerciseResult::points).average().orElse(0);
       scores.add(new ExerciseRow(exercise.id(), exercise.title(), max, String.format("%.1f", mean), full,
           reports.size()));
       for (String test : testNames(reports)) {
         List<Cell> cells = new ArrayList<>();
         int failedBy = 0;
         for (int i = 0; i < results.size(); i++) {
-          Optional<TestReport> t = results.get(i).exercise(exercise.id()).flatMap(r -> named(r, test));
+          Optional<TestResult> t = results.get(i).exercise(exercise.id()).flatMap(r -> named(r, test));
           if (t.isEmpty()) {
             cells.add(new Cell("none", results.get(i).learner() + ": not graded", anchor(i)));
           } else if (t.get().notGraded()) {
@@ -100,11 +100,11 @@ final class ClassPage {
         scores, columns, heat, frequent, !frequent.isEmpty(), learners, notGraded, !notGraded.isEmpty());
   }
 
-  private static List<String> testNames(List<ExerciseReport> reports) {
-    return reports.stream().flatMap(r -> r.tests().stream()).map(TestReport::name).distinct().toList();
+  private static List<String> testNames(List<ExerciseResult> reports) {
+    return reports.stream().flatMap(r -> r.tests().stream()).map(TestResult::name).distinct().toList();
   }
 
-  private static Optional<TestReport> named(ExerciseReport report, String test) {
+  private static Optional<TestResult> named(ExerciseResult report, String test) {
     return report.tests().stream().filter(t -> t.name().equals(test)).findFirst();
   }
 

@@ -1,7 +1,7 @@
 package io.looplab.cli.classroom;
 
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 
 import java.util.Optional;
 
@@ -24,7 +24,7 @@ public record LearnerResult(String learner, Scoreboard board, String problem, lo
   }
 
   /** This learner's report of {@code exerciseId}, if they were graded on it. */
-  public Optional<ExerciseReport> exercise(String exerciseId) {
+  public Optional<ExerciseResult> exercise(String exerciseId) {
     return board == null ? Optional.empty()
         : board.exercises().stream().filter(e -> e.id().equals(exerciseId)).findFirst();
   }

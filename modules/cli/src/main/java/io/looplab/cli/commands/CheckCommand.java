@@ -7,7 +7,7 @@ import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -60,8 +60,8 @@ public final class CheckCommand implements Runnable {
    * Grades {@code exercise} of the learner's copy, saves the result and explains it: what lab check prints. Returns
    * the report.
    */
-  public static ExerciseReport check(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
-    ExerciseReport report = engine.grade(exercise, Target.exercises(kit), console.progress(1, 1));
+  public static ExerciseResult check(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
+    ExerciseResult report = engine.grade(exercise, Target.exercises(kit), console.progress(1, 1));
     Results results = new Results(kit);
     results.save(report);
     console.line(exercise.id() + ": " + exercise.title());

@@ -11,7 +11,7 @@ import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
 import io.looplab.cli.formats.ResultFormat;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -110,10 +110,10 @@ public final class GradeCommand implements Runnable {
     console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s")
         + (confined != null ? ", each in a sandbox (bubblewrap: read-only files, loopback only)" : ""));
     Results results = new Results(kit);
-    List<ExerciseReport> reports = new ArrayList<>();
+    List<ExerciseResult> reports = new ArrayList<>();
     try (GradingEngine grader = new GradingEngine(kit, false, confined)) {
       for (int i = 0; i < chosen.size(); i++) {
-        ExerciseReport r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
+        ExerciseResult r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
         reports.add(r);
         if (target.isLearnersOwnCopy()) {
           results.save(r);

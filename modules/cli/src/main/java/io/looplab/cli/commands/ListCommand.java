@@ -5,7 +5,7 @@ import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -31,14 +31,14 @@ public final class ListCommand implements Runnable {
     int max = 0;
     Exercise next = null;
     for (Exercise e : kit.exercises()) {
-      Optional<ExerciseReport> latest = results.latest(e);
+      Optional<ExerciseResult> latest = results.latest(e);
       String state;
       if (!e.runsHere()) {
         state = "needs JDK " + e.minimumJava() + " or newer (this is JDK " + JavaRuntimes.current() + ")";
       } else if (latest.isEmpty()) {
         state = "not checked yet";
       } else {
-        ExerciseReport r = latest.get();
+        ExerciseResult r = latest.get();
         points += r.points();
         max += r.max();
         boolean complete = r.isComplete();
@@ -46,7 +46,7 @@ public final class ListCommand implements Runnable {
         state = console.score(r.points(), r.max()) + (complete ? " done" : "")
             + (results.changedSince(e) ? " (edited since)" : "");
       }
-      boolean complete = latest.map(ExerciseReport::isComplete).orElse(false);
+      boolean complete = latest.map(ExerciseResult::isComplete).orElse(false);
       if (!complete && next == null && e.runsHere()) {
         next = e;
       }

@@ -3,7 +3,7 @@ package io.looplab.cli.commands;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +15,7 @@ final class NextStep {
   private NextStep() {
   }
 
-  static List<String> after(Kit kit, Results results, Exercise exercise, ExerciseReport report, Path outputLog) {
+  static List<String> after(Kit kit, Results results, Exercise exercise, ExerciseResult report, Path outputLog) {
     String id = exercise.id();
     String again = "./lab check " + id;
     return switch (report.status()) {

@@ -5,7 +5,7 @@ import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.UsageError;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -48,7 +48,7 @@ public final class SolutionCommand implements Runnable {
       throw new UsageError("this kit has no reference solution for " + exercise.id() + " (" + kit.root()
           .relativize(reference) + " is missing: a handout comes without solutions)");
     }
-    Optional<ExerciseReport> latest = new Results(kit).latest(exercise);
+    Optional<ExerciseResult> latest = new Results(kit).latest(exercise);
     if (!force && latest.map(r -> !r.isComplete()).orElse(true)) {
       throw new UsageError("the reference is shown once ./lab check " + exercise.id() + " gives full marks ("
           + latest.map(r -> "you have " + r.points() + "/" + r.max()).orElse("not checked yet")

@@ -7,9 +7,9 @@ import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
 
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -36,7 +36,7 @@ final class WatchLoop {
   private record Saved(long changedAtMillis) implements Event {
   }
 
-  private record Graded(long generation, ExerciseReport report, long changedAtMillis) implements Event {
+  private record Graded(long generation, ExerciseResult report, long changedAtMillis) implements Event {
   }
 
   private record Key(char key) implements Event {
@@ -173,7 +173,7 @@ final class WatchLoop {
     grading = true;
     grader.submit(() -> {
       try {
-        ExerciseReport report = engine.grade(exercise, target, console.progress(1, 1));
+        ExerciseResult report = engine.grade(exercise, target, console.progress(1, 1));
         events.add(new Graded(mine, report, changedAt));
         if (!stopping) {
           // Full marks move the watch on: the JVM to start ahead is then the next exercise's.
@@ -182,8 +182,8 @@ final class WatchLoop {
           engine.trainCompiler(exercise, target);
         }
       } catch (RuntimeException e) {
-        ExerciseReport failed = new ExerciseReport(exercise.id(), exercise.title(), java.util.List.of());
-        failed.addNote("The grader could not run: " + e.getMessage());
+        ExerciseResult failed = ExerciseResult.of(exercise.id(), exercise.title(), java.util.List.of())
+            .withNote("The grader could not run: " + e.getMessage());
         events.add(new Graded(mine, failed, changedAt));
       }
     });
@@ -195,10 +195,10 @@ final class WatchLoop {
   }
 
   /** The verdict in one status line, then the first thing to fix. */
-  private void show(Exercise exercise, ExerciseReport report, long changedAt) {
+  private void show(Exercise exercise, ExerciseResult report, long changedAt) {
     String after = timing && changedAt != NOT_A_SAVE ? String.format(" (%.2f s after the save)",
         (System.currentTimeMillis() - changedAt) / 1000.0) : "";
-    long passed = report.tests().stream().filter(TestReport::passed).count();
+    long passed = report.tests().stream().filter(TestResult::passed).count();
     String head = console.mark(report.isComplete()) + " " + exercise.id() + " "
         + console.score(report.points(), report.max());
     if (report.isComplete()) {
@@ -209,11 +209,11 @@ final class WatchLoop {
       console.line(head + " does not compile" + after + ": " + report.message());
       return;
     }
-    Optional<TestReport> first = report.tests().stream().filter(t -> !t.passed()).findFirst();
+    Optional<TestResult> first = report.tests().stream().filter(t -> !t.passed()).findFirst();
     console.line(head + " · " + passed + " of " + report.tests().size() + " tests pass"
         + (report.status() == ExerciseStatus.FAILED ? "" : " · " + report.status()) + after
         + first.map(t -> " · first to fix: " + t.name()).orElse(""));
-    first.map(TestReport::message).or(() -> Optional.ofNullable(report.message()))
+    first.map(TestResult::message).or(() -> Optional.ofNullable(report.message()))
         .ifPresent(m -> console.wrapped(m, "    "));
   }
 }

@@ -1,8 +1,8 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
 
 import picocli.CommandLine.Help.Ansi;
 
@@ -117,7 +117,7 @@ public final class Console {
   }
 
   /** One exercise on one line: mark, id, title, score and status. */
-  public void exerciseLine(ExerciseReport r) {
+  public void exerciseLine(ExerciseResult r) {
     String points = String.format("%3d/%-3d", r.points(), r.max());
     boolean notGraded = r.status() == ExerciseStatus.ERROR;
     line(String.format("  %s %-" + ID_WIDTH + "s %-42s %s %s", notGraded ? styled("yellow", "?") : mark(r.isComplete()),
@@ -126,7 +126,7 @@ public final class Console {
   }
 
   /** Every test of an exercise, with what each failing one says. */
-  public void testLines(ExerciseReport r, boolean onlyFailures) {
+  public void testLines(ExerciseResult r, boolean onlyFailures) {
     if (r.message() != null) {
       line("      " + r.message());
     }
@@ -135,7 +135,7 @@ public final class Console {
       line("      · none of its " + r.tests().size() + " tests ran  (" + score(r.points(), r.max()) + ")");
       return;
     }
-    for (TestReport t : r.tests()) {
+    for (TestResult t : r.tests()) {
       boolean ok = t.passed();
       if (ok && onlyFailures) {
         continue;

@@ -1,11 +1,11 @@
 package io.looplab.cli.engine;
 
 import io.looplab.grader.internal.runner.GradingJvm;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
 import io.looplab.grader.internal.scoring.InFlightReport;
 import io.looplab.grader.internal.scoring.VerdictFormat;
 import io.looplab.grader.internal.scoring.VerdictStream;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 
 /**
  * Grades one exercise of one target: compile the target's code, compile the kit's pristine tests against it, run
- * them in a forked JVM under the exercise's time limit, and turn whatever happened into an {@link ExerciseReport}.
+ * them in a forked JVM under the exercise's time limit, and turn whatever happened into an {@link ExerciseResult}.
  * A compile error, a crash or a hang is a result for that exercise, never an error of the grader.
  */
 public final class GradingEngine implements AutoCloseable {
@@ -60,7 +60,7 @@ public final class GradingEngine implements AutoCloseable {
     this.sandbox = sandbox;
   }
 
-  public ExerciseReport grade(Exercise exercise, Target target, Progress progress) {
+  public ExerciseResult grade(Exercise exercise, Target target, Progress progress) {
     return grade(exercise, target, progress, List.of());
   }
 
@@ -68,9 +68,9 @@ public final class GradingEngine implements AutoCloseable {
    * Grades only the test methods named in {@code onlyTests} (all of them when it is empty). The report then lists
    * only those tests, and its max is theirs. The kit's self-test uses it to run just the test a mutant must fail.
    */
-  public ExerciseReport grade(Exercise exercise, Target target, Progress progress, List<String> onlyTests) {
+  public ExerciseResult grade(Exercise exercise, Target target, Progress progress, List<String> onlyTests) {
     try {
-      ExerciseReport report = gradeOrThrow(exercise, target, progress, onlyTests);
+      ExerciseResult report = gradeOrThrow(exercise, target, progress, onlyTests);
       if (report.isNotGraded() && !cancelled) {
         // The grader or the machine failed (a warm-up out of time on a crowded machine, say): that is never the
         // code's lost point, so the exercise is graded once more, in a JVM of its own, before it is reported.
@@ -86,7 +86,7 @@ public final class GradingEngine implements AutoCloseable {
     }
   }
 
-  private ExerciseReport gradeOrThrow(Exercise exercise, Target target, Progress progress, List<String> onlyTests)
+  private ExerciseResult gradeOrThrow(Exercise exercise, Target target, Progress progress, List<String> onlyTests)
       throws IOException, InterruptedException {
     List<String> options = options(exercise, onlyTests);
     // The test JVM starts first and gets ready (about a second) while this JVM compiles; a spare started after the
@@ -105,12 +105,12 @@ public final class GradingEngine implements AutoCloseable {
     }
   }
 
-  private ExerciseReport gradeIn(WaitingJvm waiting, Exercise exercise, Target target, Progress progress)
+  private ExerciseResult gradeIn(WaitingJvm waiting, Exercise exercise, Target target, Progress progress)
       throws IOException, InterruptedException {
     ForkedJvm jvm = waiting.jvm();
     Sources sources = sources(exercise, target);
     try {
-      Optional<ExerciseReport> notRun = compile(exercise, sources, waiting.classes(), waiting.testClasses(), progress);
+      Optional<ExerciseResult> notRun = compile(exercise, sources, waiting.classes(), waiting.testClasses(), progress);
       if (notRun.isPresent()) {
         jvm.cancel();
         return notRun.get();
@@ -125,9 +125,8 @@ public final class GradingEngine implements AutoCloseable {
     ForkedJvm.Outcome outcome = jvm.await(limit,
         left -> progress.update(exercise, testingLine(jvm.verdicts(), waiting.reportFile())), waiting.reportFile());
     if (cancelled) {
-      ExerciseReport stopped = new ExerciseReport(exercise.id(), exercise.title(), List.of());
-      stopped.addNote("Stopped before it finished: a newer grading replaced it.");
-      return stopped;
+      return ExerciseResult.of(exercise.id(), exercise.title(), List.of())
+          .withNote("Stopped before it finished: a newer grading replaced it.");
     }
     return conclude(exercise, sources, new Verdict(jvm.verdicts(), waiting.reportFile(), List.of()), waiting.log(),
         outcome, limit);
@@ -146,8 +145,8 @@ public final class GradingEngine implements AutoCloseable {
    * <p>Only for the kit's own variants (the self-test's solutions, alternatives, mutants and stubs): a JVM shared by
    * several gradings does not keep them apart the way a JVM each does, so a learner's code is never graded this way.
    */
-  public List<ExerciseReport> gradeTogether(Exercise exercise, List<Job> jobs) {
-    List<ExerciseReport> reports = new ArrayList<>();
+  public List<ExerciseResult> gradeTogether(Exercise exercise, List<Job> jobs) {
+    List<ExerciseResult> reports = new ArrayList<>();
     ServingJvm jvm = null;
     try {
       for (Job job : jobs) {
@@ -155,7 +154,7 @@ public final class GradingEngine implements AutoCloseable {
         Path classes = Files.createDirectories(work.resolve("classes"));
         Path testClasses = Files.createDirectories(work.resolve("test-classes"));
         Sources sources = sources(exercise, job.target());
-        Optional<ExerciseReport> notRun = compile(exercise, sources, classes, testClasses, (e, d) -> { });
+        Optional<ExerciseResult> notRun = compile(exercise, sources, classes, testClasses, (e, d) -> { });
         if (notRun.isPresent()) {
           reports.add(notRun.get());
           continue;
@@ -174,7 +173,7 @@ public final class GradingEngine implements AutoCloseable {
         if (ending == ServingJvm.Ending.END) {
           jvm.ended();
         }
-        ExerciseReport report = conclude(exercise, sources, new Verdict(jvm.verdicts(), line.reportFile(),
+        ExerciseResult report = conclude(exercise, sources, new Verdict(jvm.verdicts(), line.reportFile(),
             job.onlyTests()), jvm.log(), outcome, limit);
         if (ending != ServingJvm.Ending.NEXT) {
           jvm = null;
@@ -243,7 +242,7 @@ public final class GradingEngine implements AutoCloseable {
    * Checks and compiles the code, then the kit's tests against it; the report of why the tests cannot run, or empty
    * when they can.
    */
-  private Optional<ExerciseReport> compile(Exercise exercise, Sources sources, Path classes, Path testClasses,
+  private Optional<ExerciseResult> compile(Exercise exercise, Sources sources, Path classes, Path testClasses,
       Progress progress) throws IOException {
     List<Path> libraries = libraries(exercise);
     Path mainDir = sources.mainDir();
@@ -293,9 +292,9 @@ public final class GradingEngine implements AutoCloseable {
    * The report, from what the grading JVM said (checked against the exercise's plan) and how it ended, with every
    * note the grading calls for.
    */
-  private ExerciseReport conclude(Exercise exercise, Sources sources, Verdict verdict, Path log,
+  private ExerciseResult conclude(Exercise exercise, Sources sources, Verdict verdict, Path log,
       ForkedJvm.Outcome outcome, long limit) {
-    ExerciseReport plan = plan(exercise);
+    ExerciseResult plan = plan(exercise);
     Optional<InFlightReport> written = verdict.stream().latest(verdict.job());
     Optional<String> unbelievable = verdict.stream().problem().map(p -> "the grading JVM's output held " + p)
         .or(() -> written.flatMap(w -> PlanMatch.mismatch(plan, w.report(), verdict.onlyTests())))
@@ -304,7 +303,7 @@ public final class GradingEngine implements AutoCloseable {
     if (unbelievable.isPresent()) {
       return notGraded(PlanMatch.only(plan, verdict.onlyTests()), unbelievable.get());
     }
-    ExerciseReport report = written.map(InFlightReport::report).orElse(plan);
+    ExerciseResult report = written.map(InFlightReport::report).orElse(plan);
     String running = written.map(InFlightReport::running).orElse(null);
     boolean endedEarly = written.isEmpty() || !written.get().finished() || outcome.exitCode() != 0;
     Optional<VerdictStream.Where> where = verdict.stream().where(verdict.job());
@@ -316,32 +315,33 @@ public final class GradingEngine implements AutoCloseable {
           + w.text() + ")").orElse(""));
     }
     if (outcome.timedOut()) {
-      report.stoppedAtTimeLimit(limit, running, where.map(VerdictStream.Where::text).filter(t -> !t.isEmpty())
-          .orElse(null));
+      report = report.stoppedAtTimeLimit(limit, running, where.map(VerdictStream.Where::text)
+          .filter(t -> !t.isEmpty()).orElse(null));
     } else if (endedEarly) {
-      report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
+      report = report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
     }
     if (outcome.droppedBytes() > 0 && report.status() != ExerciseStatus.CRASHED) {
-      report.addNote("The code printed more than the log keeps: " + outcome.droppedBytes() + " bytes of output were "
-          + "dropped (" + log + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
+      report = report.withNote("The code printed more than the log keeps: " + outcome.droppedBytes()
+          + " bytes of output were dropped (" + log + " has the first " + ForkedJvm.MAX_LOG_BYTES / 1024 + " KiB).");
     }
     // Only a JVM that ended early can have run out of memory: it exits on OutOfMemoryError (looplab.argLine).
     Optional<String> outOfMemory = endedEarly || outcome.timedOut()
         ? firstLineWith(log, "java.lang.OutOfMemoryError") : Optional.empty();
-    outOfMemory.ifPresent(line -> report.addNote("The code ran out "
-        + "of memory: " + line.strip() + " (in " + log + "). Something keeps growing: a list, a queue, a "
-        + "map that is never emptied."));
+    if (outOfMemory.isPresent()) {
+      report = report.withNote("The code ran out of memory: " + outOfMemory.get().strip() + " (in " + log + "). "
+          + "Something keeps growing: a list, a queue, a map that is never emptied.");
+    }
     String note = notes(sources.stub(), sources.tests());
     if (note != null) {
-      report.addNote(note);
+      report = report.withNote(note);
     }
     if (sources.ignoredTests() != null) {
       // Only src/main is ever taken: tests that came with the code would grade it by its own rules.
-      report.addNote("The submission's own tests (" + sources.ignoredTests() + ") were not used: every grade comes "
-          + "from the kit's original tests.");
+      report = report.withNote("The submission's own tests (" + sources.ignoredTests() + ") were not used: every "
+          + "grade comes from the kit's original tests.");
     }
     if (exercise.minimumJava() > JavaRuntimes.current()) {
-      report.addNote("Graded on " + java(exercise) + ": this exercise needs JDK " + exercise.minimumJava()
+      report = report.withNote("Graded on " + java(exercise) + ": this exercise needs JDK " + exercise.minimumJava()
           + " or newer, and the kit runs on JDK " + JavaRuntimes.current() + ".");
     }
     return report;
@@ -482,10 +482,8 @@ public final class GradingEngine implements AutoCloseable {
     return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
   }
 
-  private ExerciseReport compileError(Exercise exercise, String message) {
-    ExerciseReport report = plan(exercise);
-    report.failedToCompile(message);
-    return report;
+  private ExerciseResult compileError(Exercise exercise, String message) {
+    return plan(exercise).failedToCompile(message);
   }
 
   /**
@@ -493,7 +491,7 @@ public final class GradingEngine implements AutoCloseable {
    * The original tests are compiled against the original stub, which always compiles (the self-test proves it), and
    * only discovered: a learner's handout needs no solutions/ folder.
    */
-  ExerciseReport plan(Exercise exercise) {
+  ExerciseResult plan(Exercise exercise) {
     Path dir = kit.workDir().resolve("plan").resolve(exercise.id());
     // Gradings of one exercise side by side (--class, the self-test) all need its plan: one lists it, the others
     // wait for it. Seen without this: a refused submission's report with max 0, read from a plan still being written.
@@ -502,7 +500,7 @@ public final class GradingEngine implements AutoCloseable {
     }
   }
 
-  private ExerciseReport planIn(Exercise exercise, Path dir) {
+  private ExerciseResult planIn(Exercise exercise, Path dir) {
     try {
       Path reportFile = dir.resolve("plan.json");
       Originals.Copy tests = originals.of(exercise, Originals.Part.TESTS);
@@ -550,11 +548,10 @@ public final class GradingEngine implements AutoCloseable {
    * A report in which every test of the plan is not graded, for {@code why}: the kit cannot tell what the grader
    * said, so it gives neither points nor lost points (and grades the exercise again).
    */
-  private static ExerciseReport notGraded(ExerciseReport plan, String why) {
-    plan.tests().forEach(t -> t.recordNotGraded(why + ". The kit cannot tell what the grader said, so this grading "
-        + "counts neither points nor lost points. (Graded code must never print a line that starts with "
-        + VerdictFormat.MARK + ".)"));
-    return plan;
+  private static ExerciseResult notGraded(ExerciseResult plan, String why) {
+    return plan.notGradedBecause(why + ". The kit cannot tell what the grader said, so this grading counts "
+        + "neither points nor lost points. (Graded code must never print a line that starts with "
+        + VerdictFormat.MARK + ".)");
   }
 
   private static String testingLine(VerdictStream verdicts, Path job) {

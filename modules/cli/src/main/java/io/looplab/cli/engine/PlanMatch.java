@@ -1,7 +1,7 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
 
 import java.util.HashSet;
 import java.util.List;
@@ -22,15 +22,15 @@ final class PlanMatch {
   }
 
   /** Why {@code reported} is not a report of {@code plan} run with {@code onlyTests} (all when empty), or empty. */
-  static Optional<String> mismatch(ExerciseReport plan, ExerciseReport reported, List<String> onlyTests) {
+  static Optional<String> mismatch(ExerciseResult plan, ExerciseResult reported, List<String> onlyTests) {
     if (!plan.id().equals(reported.id())) {
       return Optional.of("a verdict about another exercise (" + reported.id() + ")");
     }
-    Map<String, TestReport> planned = only(plan, onlyTests).tests().stream()
-        .collect(Collectors.toMap(TestReport::key, Function.identity()));
+    Map<String, TestResult> planned = only(plan, onlyTests).tests().stream()
+        .collect(Collectors.toMap(TestResult::key, Function.identity()));
     Set<String> seen = new HashSet<>();
-    for (TestReport test : reported.tests()) {
-      TestReport expected = planned.get(test.key());
+    for (TestResult test : reported.tests()) {
+      TestResult expected = planned.get(test.key());
       if (expected == null || !seen.add(test.key())) {
         return Optional.of("a verdict on a test the exercise does not have, or has once (" + test.name() + ")");
       }
@@ -46,11 +46,11 @@ final class PlanMatch {
   }
 
   /** The plan cut to the test methods named in {@code onlyTests} (the whole plan when it is empty). */
-  static ExerciseReport only(ExerciseReport plan, List<String> onlyTests) {
+  static ExerciseResult only(ExerciseResult plan, List<String> onlyTests) {
     if (onlyTests.isEmpty()) {
       return plan;
     }
-    return new ExerciseReport(plan.id(), plan.title(), plan.tests().stream()
+    return ExerciseResult.of(plan.id(), plan.title(), plan.tests().stream()
         .filter(t -> onlyTests.stream().anyMatch(m -> t.isMethod(m.trim()))).toList());
   }
 }

@@ -1,7 +1,7 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.internal.scoring.ExerciseReport;
 import io.looplab.grader.internal.scoring.InFlightReport;
+import io.looplab.report.ExerciseResult;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +27,7 @@ public final class Results {
     return kit.workDir().resolve("results").resolve(exercise.id() + ".sources");
   }
 
-  public void save(ExerciseReport report) {
+  public void save(ExerciseResult report) {
     try {
       Exercise exercise = kit.find(report.id());
       Path f = file(exercise);
@@ -49,7 +49,7 @@ public final class Results {
     }
   }
 
-  public Optional<ExerciseReport> latest(Exercise exercise) {
+  public Optional<ExerciseResult> latest(Exercise exercise) {
     return InFlightReport.read(file(exercise)).map(InFlightReport::report);
   }
 

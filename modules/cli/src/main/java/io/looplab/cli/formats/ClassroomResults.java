@@ -1,9 +1,9 @@
 package io.looplab.cli.formats;
 
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -39,9 +39,9 @@ final class ClassroomResults {
   private static String render(Scoreboard board, int messageCap) {
     JsonArray tests = new JsonArray();
     boolean anyRan = false;
-    for (ExerciseReport exercise : board.exercises()) {
+    for (ExerciseResult exercise : board.exercises()) {
       anyRan |= exercise.status() != ExerciseStatus.COMPILE_ERROR;
-      for (TestReport test : exercise.tests()) {
+      for (TestResult test : exercise.tests()) {
         String status = LostTest.status(test);
         tests.add(new JsonObject()
             .put("name", exercise.id() + ": " + test.name() + " (" + test.max() + " point" + (test.max() == 1 ? "" : "s")

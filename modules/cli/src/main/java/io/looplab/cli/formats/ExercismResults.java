@@ -1,9 +1,9 @@
 package io.looplab.cli.formats;
 
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.ExerciseStatus;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -28,14 +28,14 @@ final class ExercismResults {
     boolean allPassed = true;
     boolean anyRan = false;
     for (int i = 0; i < board.exercises().size(); i++) {
-      ExerciseReport exercise = board.exercises().get(i);
+      ExerciseResult exercise = board.exercises().get(i);
       allPassed &= exercise.status() == ExerciseStatus.PASSED;
       if (exercise.status() == ExerciseStatus.COMPILE_ERROR) {
         notRun.add(exercise.id() + ": " + exercise.message());
       } else {
         anyRan = true;
       }
-      for (TestReport test : exercise.tests()) {
+      for (TestResult test : exercise.tests()) {
         tests.add(test(exercise, test, i + 1));
       }
     }
@@ -47,7 +47,7 @@ final class ExercismResults {
     return results.put("tests", tests).encodePrettily();
   }
 
-  private static JsonObject test(ExerciseReport exercise, TestReport test, int task) {
+  private static JsonObject test(ExerciseResult exercise, TestResult test, int task) {
     TestName name = TestName.of(test);
     String status = LostTest.status(test);
     JsonObject json = new JsonObject()

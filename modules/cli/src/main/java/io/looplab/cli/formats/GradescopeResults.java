@@ -1,8 +1,8 @@
 package io.looplab.cli.formats;
 
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -19,12 +19,12 @@ final class GradescopeResults {
     JsonArray tests = new JsonArray();
     StringBuilder output = new StringBuilder();
     for (int i = 0; i < board.exercises().size(); i++) {
-      ExerciseReport exercise = board.exercises().get(i);
+      ExerciseResult exercise = board.exercises().get(i);
       output.append(exercise.id()).append(": ").append(exercise.points()).append('/').append(exercise.max())
           .append(" (").append(exercise.status()).append(')')
           .append(exercise.message() == null ? "" : " " + exercise.message()).append('\n');
       for (int j = 0; j < exercise.tests().size(); j++) {
-        TestReport test = exercise.tests().get(j);
+        TestResult test = exercise.tests().get(j);
         JsonObject json = new JsonObject()
             .put("name", exercise.id() + ": " + test.name())
             .put("number", (i + 1) + "." + (j + 1))

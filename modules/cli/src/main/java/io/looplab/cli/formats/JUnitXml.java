@@ -1,9 +1,9 @@
 package io.looplab.cli.formats;
 
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
-import io.looplab.grader.internal.scoring.TestStatus;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 
 /**
  * JUnit XML as Maven Surefire writes it, one {@code <testsuite>} per exercise inside {@code <testsuites>}: each
@@ -19,10 +19,10 @@ final class JUnitXml {
     StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     Counts all = new Counts();
     StringBuilder suites = new StringBuilder();
-    for (ExerciseReport exercise : board.exercises()) {
+    for (ExerciseResult exercise : board.exercises()) {
       Counts counts = new Counts();
       StringBuilder cases = new StringBuilder();
-      for (TestReport test : exercise.tests()) {
+      for (TestResult test : exercise.tests()) {
         counts.add(test.status());
         cases.append(testcase(test));
       }
@@ -41,7 +41,7 @@ final class JUnitXml {
     return xml.toString();
   }
 
-  private static String testcase(TestReport test) {
+  private static String testcase(TestResult test) {
     TestName name = TestName.of(test);
     String open = "    <testcase name=\"" + escape(name.method()) + "\" classname=\"" + escape(name.className()) + "\"";
     String message = test.message() == null ? "" : test.message();

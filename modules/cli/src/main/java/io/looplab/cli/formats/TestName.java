@@ -1,6 +1,6 @@
 package io.looplab.cli.formats;
 
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.TestResult;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,7 +11,7 @@ record TestName(String className, String method) {
   private static final Pattern CLASS = Pattern.compile("\\[class:([^\\]]+)]");
   private static final Pattern METHOD = Pattern.compile("\\[(?:method|test-factory|test-template):([^(\\]]+)");
 
-  static TestName of(TestReport test) {
+  static TestName of(TestResult test) {
     Matcher c = CLASS.matcher(test.key());
     Matcher m = METHOD.matcher(test.key());
     return new TestName(c.find() ? c.group(1) : "", m.find() ? m.group(1) : test.name());

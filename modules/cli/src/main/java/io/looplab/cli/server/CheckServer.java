@@ -8,7 +8,7 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
-import io.looplab.grader.internal.scoring.ExerciseReport;
+import io.looplab.report.ExerciseResult;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -124,7 +124,7 @@ public final class CheckServer {
     try {
       Kit fresh = Kit.locate();
       Exercise exercise = fresh.find(id);
-      ExerciseReport report = CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
+      ExerciseResult report = CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
       // Ready for the learner's next check: this exercise again, or after full marks the next one, which the
       // footer has just named.
       Target target = Target.exercises(fresh);

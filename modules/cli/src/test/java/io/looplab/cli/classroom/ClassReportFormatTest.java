@@ -2,9 +2,9 @@ package io.looplab.cli.classroom;
 
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
-import io.looplab.grader.internal.scoring.TestStatus;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,18 +26,15 @@ class ClassReportFormatTest {
 
   /** A learner who lost the tests named in {@code lost}, each with the message "lost NAME". */
   private static LearnerResult learner(String name, String... lost) {
-    List<ExerciseReport> reports = List.of(exercise(ONE, List.of(lost)), exercise(TWO, List.of(lost)));
+    List<ExerciseResult> reports = List.of(exercise(ONE, List.of(lost)), exercise(TWO, List.of(lost)));
     return LearnerResult.graded(name, new Scoreboard(name, reports), 10);
   }
 
-  private static ExerciseReport exercise(Exercise e, List<String> lost) {
-    List<TestReport> tests = List.of(new TestReport(e.id() + "/a", e.id() + " a", 2),
-        new TestReport(e.id() + "/b", e.id() + " b", 3));
-    for (TestReport t : tests) {
-      boolean failed = lost.contains(t.name());
-      t.record(failed ? TestStatus.FAILED : TestStatus.PASSED, failed ? "lost " + t.name() : null);
-    }
-    return new ExerciseReport(e.id(), e.title(), tests);
+  private static ExerciseResult exercise(Exercise e, List<String> lost) {
+    List<TestResult> tests = Stream.of(TestResult.pending(e.id() + "/a", e.id() + " a", 2),
+        TestResult.pending(e.id() + "/b", e.id() + " b", 3)).map(t -> lost.contains(t.name())
+            ? t.recorded(TestStatus.FAILED, "lost " + t.name()) : t.recorded(TestStatus.PASSED, null)).toList();
+    return ExerciseResult.of(e.id(), e.title(), tests);
   }
 
   private final List<LearnerResult> klass = List.of(

@@ -3,9 +3,9 @@ package io.looplab.cli.commands;
 import io.looplab.cli.TinyKit;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
-import io.looplab.grader.internal.scoring.TestStatus;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -37,8 +37,7 @@ class NextStepTest {
   @Test
   @DisplayName("a compile error: fix the compiler's first error; no word about tests")
   void compileError() {
-    ExerciseReport r = report("02-blocking-calls", false);
-    r.failedToCompile("Task.java:3: error: ';' expected");
+    ExerciseResult r = report("02-blocking-calls", false).failedToCompile("Task.java:3: error: ';' expected");
     String footer = footer(r);
     assertTrue(footer.contains("does not compile") && footer.contains("first compiler error"), footer);
     assertFalse(footer.contains("✗"), footer);
@@ -47,8 +46,7 @@ class NextStepTest {
   @Test
   @DisplayName("a time-out: something never completed or never stopped, and where the output is")
   void timeout() {
-    ExerciseReport r = report("02-blocking-calls", false);
-    r.stoppedAtTimeLimit(90, "the one test");
+    ExerciseResult r = report("02-blocking-calls", false).stoppedAtTimeLimit(90, "the one test", null);
     String footer = footer(r);
     assertTrue(footer.contains("ran past their time limit") && footer.contains(LOG.toString()), footer);
   }
@@ -56,8 +54,7 @@ class NextStepTest {
   @Test
   @DisplayName("a crash: the JVM ended early (exit, halt, memory), and where the output is")
   void crash() {
-    ExerciseReport r = report("02-blocking-calls", false);
-    r.crashed(1, 0, LOG, "the one test");
+    ExerciseResult r = report("02-blocking-calls", false).crashed(1, 0, LOG, "the one test");
     String footer = footer(r);
     assertTrue(footer.contains("System.exit") && footer.contains(LOG.toString()), footer);
   }
@@ -96,15 +93,12 @@ class NextStepTest {
     assertTrue(footer.contains("every exercise of the kit is done") && !footer.contains("Next:"), footer);
   }
 
-  private String footer(ExerciseReport r) {
+  private String footer(ExerciseResult r) {
     return String.join("\n", NextStep.after(kit, results, kit.find(r.id()), r, LOG));
   }
 
-  private static ExerciseReport report(String id, boolean full) {
-    TestReport test = new TestReport("t", "the one test", 5);
-    if (full) {
-      test.record(TestStatus.PASSED, null);
-    }
-    return new ExerciseReport(id, "Exercise " + id, List.of(test));
+  private static ExerciseResult report(String id, boolean full) {
+    TestResult test = TestResult.pending("t", "the one test", 5);
+    return ExerciseResult.of(id, "Exercise " + id, List.of(full ? test.recorded(TestStatus.PASSED, null) : test));
   }
 }

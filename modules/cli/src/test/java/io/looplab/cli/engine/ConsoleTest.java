@@ -1,7 +1,7 @@
 package io.looplab.cli.engine;
 
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Help.Ansi;
@@ -45,10 +45,10 @@ class ConsoleTest {
   @Test
   @DisplayName("code that does not compile: the compiler's message, then one line that no test ran, not a ✗ per test")
   void compileErrorIsOneLine() {
-    ExerciseReport r = new ExerciseReport("03-execute-blocking", "Third", List.of(
-        new TestReport("[engine:junit-jupiter]/[class:x.HashTest]/[method:hashes()]", "hashes", 4),
-        new TestReport("[engine:junit-jupiter]/[class:x.HashTest]/[method:looks()]", "looks up", 3)));
-    r.failedToCompile("Your code does not compile: Task.java:3: error: ';' expected");
+    ExerciseResult r = ExerciseResult.of("03-execute-blocking", "Third", List.of(
+        TestResult.pending("[engine:junit-jupiter]/[class:x.HashTest]/[method:hashes()]", "hashes", 4),
+        TestResult.pending("[engine:junit-jupiter]/[class:x.HashTest]/[method:looks()]", "looks up", 3)))
+        .failedToCompile("Your code does not compile: Task.java:3: error: ';' expected");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     new Console(out).testLines(r, false);
     String printed = out.toString(StandardCharsets.UTF_8);

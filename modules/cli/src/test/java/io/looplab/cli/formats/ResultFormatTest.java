@@ -1,9 +1,9 @@
 package io.looplab.cli.formats;
 
 import io.looplab.cli.engine.Scoreboard;
-import io.looplab.grader.internal.scoring.ExerciseReport;
-import io.looplab.grader.internal.scoring.TestReport;
-import io.looplab.grader.internal.scoring.TestStatus;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.Draft;
@@ -122,12 +122,12 @@ class ResultFormatTest {
   @Test
   @DisplayName("classroom: a report of many long failures is cut to fit the environment variable the reporter reads")
   void classroomFitsAnEnvironmentVariable() {
-    List<TestReport> lost = new java.util.ArrayList<>();
+    List<TestResult> lost = new java.util.ArrayList<>();
     for (int i = 0; i < 150; i++) {
       lost.add(test("ManyTest", "lost" + i, 3, TestStatus.FAILED, "x".repeat(1_500)));
     }
     String json = ResultFormat.classroom.render(new Scoreboard("exercises", List.of(
-        new ExerciseReport("02-blocking-calls", "Second", lost))));
+        ExerciseResult.of("02-blocking-calls", "Second", lost))));
     int encoded = java.util.Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8)).length();
     assertTrue(encoded < 128 * 1024, "base64 of the result is " + encoded + " bytes: over Linux's 128 KiB for one "
         + "environment variable, the reporter's step would not start");
@@ -169,10 +169,10 @@ class ResultFormatTest {
 
   /** Three exercises: one passed, one with every kind of lost test, one that did not compile. */
   private static Scoreboard everyOutcome() {
-    ExerciseReport passed = new ExerciseReport("01-event-loop-threads", "First", List.of(
+    ExerciseResult passed = ExerciseResult.of("01-event-loop-threads", "First", List.of(
         test("QuoteVerticleTest", "retries", 3, TestStatus.PASSED, null),
         test("QuoteVerticleTest", "serves", 2, TestStatus.PASSED, null)));
-    ExerciseReport failed = new ExerciseReport("02-blocking-calls", "Second", List.of(
+    ExerciseResult failed = ExerciseResult.of("02-blocking-calls", "Second", List.of(
         test("SeatsTest", "lost", 5, TestStatus.FAILED, NASTY),
         test("SeatsTest", "threw", 2, TestStatus.ERROR, "IllegalStateException: boom"),
         test("SeatsTest", "hung", 2, TestStatus.TIMEOUT, "Did not finish within 90 s"),
@@ -180,20 +180,16 @@ class ResultFormatTest {
     return new Scoreboard("exercises", List.of(passed, failed, compileError()));
   }
 
-  private static ExerciseReport compileError() {
-    ExerciseReport r = new ExerciseReport("03-execute-blocking", "Third", List.of(
-        test("HashTest", "hashes", 4, TestStatus.PENDING, null)));
-    r.failedToCompile("Your code does not compile: Task.java:3: error: ';' expected");
-    return r;
+  private static ExerciseResult compileError() {
+    return ExerciseResult.of("03-execute-blocking", "Third", List.of(
+        test("HashTest", "hashes", 4, TestStatus.PENDING, null)))
+        .failedToCompile("Your code does not compile: Task.java:3: error: ';' expected");
   }
 
-  private static TestReport test(String className, String method, int max, TestStatus status, String message) {
-    TestReport t = new TestReport("[engine:junit-jupiter]/[class:io.looplab.blocking." + className + "]/[method:"
+  private static TestResult test(String className, String method, int max, TestStatus status, String message) {
+    TestResult t = TestResult.pending("[engine:junit-jupiter]/[class:io.looplab.blocking." + className + "]/[method:"
         + method + "()]", "the test " + method, max);
-    if (status != TestStatus.PENDING) {
-      t.record(status, message);
-    }
-    return t;
+    return status == TestStatus.PENDING ? t : t.recorded(status, message);
   }
 
   private static void assertValid(String schema, JsonObject json) {

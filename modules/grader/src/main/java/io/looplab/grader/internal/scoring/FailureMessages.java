@@ -2,14 +2,14 @@ package io.looplab.grader.internal.scoring;
 
 import io.looplab.grader.internal.guard.CodeUnderTest;
 import io.looplab.grader.internal.guard.LearnersFrame;
-import io.looplab.grader.internal.guard.ViolationError;
 import io.looplab.grader.internal.guard.PendingNote;
+import io.looplab.grader.internal.guard.ViolationError;
 
 import java.util.concurrent.TimeoutException;
 
 /**
  * Turns a test's failure into a report line: a status and a message that points at a line. It never cuts a message:
- * that has one rule, {@link TestReport#capped}, which says how much it cut.
+ * that has one rule, {@link io.looplab.report.MessageLimit#capped}, which says how much it cut.
  */
 final class FailureMessages {
 

@@ -1,5 +1,6 @@
 package io.looplab.grader.internal.scoring;
 
+import io.looplab.report.ExerciseResult;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -14,9 +15,9 @@ import java.util.Optional;
  * What a grading JVM says after every test: the report so far, the test running now, and whether the run finished.
  * It reaches the kit as a signed record ({@link VerdictChannel}); only a plan listing, which runs none of the
  * learner's code, and the grader's own tests write it to a file. Its shape is defined here alone, so both sides agree
- * on it. It is not the contract's report: that is {@link ExerciseReport#toJson()}.
+ * on it. It is not the contract's report: that is {@link ReportJson#contract(ExerciseResult)}.
  */
-public record InFlightReport(ExerciseReport report, String running, boolean finished) {
+public record InFlightReport(ExerciseResult report, String running, boolean finished) {
 
   /** Written to a temporary file first and moved, so that a reader never sees half a report. */
   public void write(Path file) {
@@ -31,7 +32,7 @@ public record InFlightReport(ExerciseReport report, String running, boolean fini
   }
 
   JsonObject toJson() {
-    JsonObject json = new JsonObject().put("report", report.toInternalJson()).put("finished", finished);
+    JsonObject json = new JsonObject().put("report", ReportJson.internal(report)).put("finished", finished);
     if (running != null) {
       json.put("running", running);
     }
@@ -40,7 +41,7 @@ public record InFlightReport(ExerciseReport report, String running, boolean fini
 
   /** What {@link #toJson()} wrote. */
   static InFlightReport fromJson(JsonObject json) {
-    return new InFlightReport(ExerciseReport.fromJson(json.getJsonObject("report")), json.getString("running"),
+    return new InFlightReport(ReportJson.fromInternal(json.getJsonObject("report")), json.getString("running"),
         json.getBoolean("finished", false));
   }
 
@@ -53,7 +54,7 @@ public record InFlightReport(ExerciseReport report, String running, boolean fini
       JsonObject json = new JsonObject(Files.readString(file));
       if (!json.containsKey("report")) {
         // A learner's saved result from before this format: the report itself, finished.
-        return Optional.of(new InFlightReport(ExerciseReport.fromJson(json), null, true));
+        return Optional.of(new InFlightReport(ReportJson.fromInternal(json), null, true));
       }
       return Optional.of(fromJson(json));
     } catch (IOException | RuntimeException e) {

@@ -2,6 +2,9 @@ package io.looplab.grader.internal.scoring;
 
 import io.looplab.grader.GraderFault;
 import io.looplab.grader.Points;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -11,7 +14,6 @@ import org.junit.platform.launcher.TestPlan;
 
 import java.lang.reflect.Method;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,9 @@ import java.util.Optional;
  *
  * <p>A graded test is a test method: its points come from {@link Points}. A test factory or a parameterized test
  * is graded as one test, passed only when all its invocations pass.
+ *
+ * <p>The report grows as the tests run: each test's latest result is kept here, by key, and every hand-over is an
+ * immutable {@link ExerciseResult} of the results so far.
  */
 public final class ScoringListener implements TestExecutionListener {
 
@@ -32,10 +37,12 @@ public final class ScoringListener implements TestExecutionListener {
 
   private Path reportFile;
   private TestPlan plan;
-  private ExerciseReport report;
+  private String exerciseId;
+  private String exerciseTitle;
   private String running;
   private boolean finished;
-  private final Map<String, TestReport> byKey = new LinkedHashMap<>();
+  /** Every graded test's result so far, by key, in the plan's order. */
+  private final Map<String, TestResult> byKey = new LinkedHashMap<>();
 
   @Override
   public void testPlanExecutionStarted(TestPlan testPlan) {
@@ -49,26 +56,23 @@ public final class ScoringListener implements TestExecutionListener {
     byKey.clear();
     running = null;
     finished = false;
-    List<TestReport> tests = new ArrayList<>();
     for (TestIdentifier root : testPlan.getRoots()) {
-      collectGradedTests(root, tests);
+      collectGradedTests(root);
     }
-    String id = testPlan.getConfigurationParameters().get(EXERCISE_ID).orElse("exercise");
-    String title = testPlan.getConfigurationParameters().get(EXERCISE_TITLE).orElse(id);
-    report = new ExerciseReport(id, title, tests);
+    exerciseId = testPlan.getConfigurationParameters().get(EXERCISE_ID).orElse("exercise");
+    exerciseTitle = testPlan.getConfigurationParameters().get(EXERCISE_TITLE).orElse(exerciseId);
     write();
   }
 
-  private void collectGradedTests(TestIdentifier node, List<TestReport> out) {
+  private void collectGradedTests(TestIdentifier node) {
     Optional<MethodSource> method = node.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast);
     if (method.isPresent()) {
-      TestReport test = new TestReport(node.getUniqueId(), node.getDisplayName(), pointsOf(method.get()));
-      byKey.put(node.getUniqueId(), test);
-      out.add(test);
+      byKey.put(node.getUniqueId(), TestResult.pending(node.getUniqueId(), node.getDisplayName(),
+          pointsOf(method.get())));
       return; // invocations below a method belong to it
     }
     for (TestIdentifier child : plan.getChildren(node)) {
-      collectGradedTests(child, out);
+      collectGradedTests(child);
     }
   }
 
@@ -82,9 +86,14 @@ public final class ScoringListener implements TestExecutionListener {
     }
   }
 
+  /** Whether this run writes a report: the configuration named a file (see {@link #REPORT_FILE}). */
+  private boolean isScoring() {
+    return reportFile != null;
+  }
+
   @Override
   public void executionStarted(TestIdentifier id) {
-    if (report != null && byKey.containsKey(id.getUniqueId())) {
+    if (isScoring() && byKey.containsKey(id.getUniqueId())) {
       running = id.getDisplayName();
       write();
     }
@@ -92,21 +101,21 @@ public final class ScoringListener implements TestExecutionListener {
 
   @Override
   public void executionSkipped(TestIdentifier id, String reason) {
-    if (report == null) {
+    if (!isScoring()) {
       return;
     }
-    gradedTestOf(id).ifPresent(t -> t.record(TestStatus.SKIPPED, reason));
+    gradedTestOf(id).ifPresent(key -> byKey.compute(key, (k, t) -> t.recorded(TestStatus.SKIPPED, reason)));
     write();
   }
 
   @Override
   public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-    if (report == null) {
+    if (!isScoring()) {
       return;
     }
-    Optional<TestReport> graded = gradedTestOf(id);
+    Optional<String> graded = gradedTestOf(id);
     if (graded.isPresent()) {
-      record(graded.get(), id, result);
+      byKey.compute(graded.get(), (key, test) -> recorded(test, id, result));
       if (byKey.containsKey(id.getUniqueId())) {
         running = null;
       }
@@ -116,30 +125,30 @@ public final class ScoringListener implements TestExecutionListener {
       // learner's, so this is the grader's or the machine's failure: an error, never lost points.
       String reason = result.getThrowable().map(ScoringListener::inWords).orElse("no reason given");
       for (TestIdentifier child : plan.getDescendants(id)) {
-        TestReport t = byKey.get(child.getUniqueId());
+        TestResult t = byKey.get(child.getUniqueId());
         if (t != null && t.isPending()) {
-          t.recordNotGraded("the test class " + simpleName(classNameOf(id)) + " could not set up its tests ("
-              + reason + "). This is a failure of the grader or of a machine too busy, not of your code.");
+          byKey.put(child.getUniqueId(), t.recordedNotGraded("the test class " + simpleName(classNameOf(id))
+              + " could not set up its tests (" + reason + "). This is a failure of the grader or of a machine too "
+              + "busy, not of your code."));
         }
       }
     }
     write();
   }
 
-  private void record(TestReport test, TestIdentifier id, TestExecutionResult result) {
-    switch (result.getStatus()) {
-      case SUCCESSFUL -> test.record(TestStatus.PASSED, null);
-      case ABORTED -> test.record(TestStatus.SKIPPED, result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
+  private TestResult recorded(TestResult test, TestIdentifier id, TestExecutionResult result) {
+    return switch (result.getStatus()) {
+      case SUCCESSFUL -> test.recorded(TestStatus.PASSED, null);
+      case ABORTED -> test.recorded(TestStatus.SKIPPED,
+          result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
       case FAILED -> {
         Throwable failure = result.getThrowable().orElse(new AssertionError("failed"));
         Optional<GraderFault> fault = GraderFault.in(failure);
-        if (fault.isPresent()) {
-          test.recordNotGraded(fault.get().getMessage());
-        } else {
-          test.record(TestStatus.of(FailureMessages.status(failure)), FailureMessages.describe(failure, classNameOf(id)));
-        }
+        yield fault.isPresent() ? test.recordedNotGraded(fault.get().getMessage())
+            : test.recorded(TestStatus.of(FailureMessages.status(failure)),
+                FailureMessages.describe(failure, classNameOf(id)));
       }
-    }
+    };
   }
 
   private static String inWords(Throwable failure) {
@@ -161,12 +170,12 @@ public final class ScoringListener implements TestExecutionListener {
     return "";
   }
 
-  /** The graded test that {@code id} is, or belongs to. */
-  private Optional<TestReport> gradedTestOf(TestIdentifier id) {
+  /** The key of the graded test that {@code id} is, or belongs to. */
+  private Optional<String> gradedTestOf(TestIdentifier id) {
     for (Optional<TestIdentifier> node = Optional.of(id); node.isPresent(); node = plan.getParent(node.get())) {
-      TestReport t = byKey.get(node.get().getUniqueId());
-      if (t != null) {
-        return Optional.of(t);
+      String key = node.get().getUniqueId();
+      if (byKey.containsKey(key)) {
+        return Optional.of(key);
       }
     }
     return Optional.empty();
@@ -174,7 +183,7 @@ public final class ScoringListener implements TestExecutionListener {
 
   @Override
   public void testPlanExecutionFinished(TestPlan testPlan) {
-    if (report != null) {
+    if (isScoring()) {
       finished = true;
       write();
     }
@@ -182,6 +191,7 @@ public final class ScoringListener implements TestExecutionListener {
 
   /** To the kit, signed, when it gave a key; else (a plan listing, the grader's own tests) to the report file. */
   private void write() {
+    ExerciseResult report = ExerciseResult.of(exerciseId, exerciseTitle, List.copyOf(byKey.values()));
     InFlightReport now = new InFlightReport(report, running, finished);
     if (VerdictChannel.isOpen()) {
       VerdictChannel.send(reportFile, now);

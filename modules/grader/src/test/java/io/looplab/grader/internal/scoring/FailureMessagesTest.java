@@ -2,6 +2,9 @@ package io.looplab.grader.internal.scoring;
 
 import io.looplab.grader.internal.guard.PendingNote;
 import io.looplab.grader.testkit.Await;
+import io.looplab.report.MessageLimit;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -42,11 +45,10 @@ class FailureMessagesTest {
   @DisplayName("a long failure is cut once, by the report's rule, and the mark counts exactly what was cut")
   void longFailureIsCutOnce() {
     String text = "x".repeat(3_000);
-    TestReport test = new TestReport("k", "a test", 1);
     String described = FailureMessages.describe(new AssertionError(text), "io.looplab.x.SomeTest");
     assertTrue(described.startsWith(text), "the whole failure reaches the report's rule, uncut");
-    test.record(TestStatus.FAILED, described);
-    int kept = TestReport.MAX_MESSAGE;
+    TestResult test = TestResult.pending("k", "a test", 1).recorded(TestStatus.FAILED, described);
+    int kept = MessageLimit.MAX_MESSAGE;
     assertEquals(described.substring(0, kept) + " … [truncated: " + (described.length() - kept)
         + " more characters]", test.message());
   }

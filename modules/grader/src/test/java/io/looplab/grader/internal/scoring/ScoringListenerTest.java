@@ -3,6 +3,10 @@ package io.looplab.grader.internal.scoring;
 import io.looplab.grader.fixtures.FixtureFaults;
 import io.looplab.grader.fixtures.GuardedScenarios;
 import io.looplab.grader.fixtures.SetUpFails;
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,19 +46,19 @@ class ScoringListenerTest {
     Path report = dir.resolve("report.json");
     run(report, true);
     InFlightReport written = InFlightReport.read(report).orElseThrow();
-    ExerciseReport r = written.report();
+    ExerciseResult r = written.report();
     assertEquals("00-sample", r.id());
     assertEquals(3, r.max());
     assertEquals(1, r.points());
     assertTrue(written.finished());
     assertEquals(ExerciseStatus.FAILED, r.status());
-    TestReport sleeping = r.tests().stream().filter(t -> t.isMethod("sleepsOnEventLoop")).findFirst().orElseThrow();
+    TestResult sleeping = r.tests().stream().filter(t -> t.isMethod("sleepsOnEventLoop")).findFirst().orElseThrow();
     assertEquals(TestStatus.FAILED, sleeping.status());
     assertTrue(sleeping.message().contains("Thread.sleep") && sleeping.message().contains("Misbehaviour.java:"),
         sleeping.message());
   }
 
-  private ExerciseReport scoreClass(Class<?> testClass) throws Exception {
+  private ExerciseResult scoreClass(Class<?> testClass) throws Exception {
     Path report = dir.resolve(testClass.getSimpleName() + ".json");
     LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
         .selectors(DiscoverySelectors.selectClass(testClass))
@@ -68,12 +72,12 @@ class ScoringListenerTest {
   @Test
   @DisplayName("a test class whose set-up fails leaves its tests not graded: status error, no lost point, and the reason")
   void aFailedSetUpIsNotTheCodes() throws Exception {
-    ExerciseReport r = scoreClass(SetUpFails.class);
+    ExerciseResult r = scoreClass(SetUpFails.class);
     assertEquals(5, r.max());
     assertEquals(ExerciseStatus.ERROR, r.status());
-    assertEquals("error", r.toJson().getString("status"));
+    assertEquals("error", ReportJson.contract(r).getString("status"));
     assertTrue(r.isNotGraded());
-    for (TestReport t : r.tests()) {
+    for (TestResult t : r.tests()) {
       assertEquals(TestStatus.ERROR, t.status());
       assertTrue(t.notGraded(), t.name());
       assertTrue(t.message().startsWith("Not graded: the test class SetUpFails could not set up its tests "
@@ -85,9 +89,9 @@ class ScoringListenerTest {
   @Test
   @DisplayName("a GraderFault from a test's own fixture is not graded; an assertion of the same class still loses its point")
   void aGraderFaultIsNotGradedButAFailureIs() throws Exception {
-    ExerciseReport r = scoreClass(FixtureFaults.class);
-    TestReport fixture = r.tests().stream().filter(t -> t.isMethod("fixtureDidNotStart")).findFirst().orElseThrow();
-    TestReport code = r.tests().stream().filter(t -> t.isMethod("codeGotItWrong")).findFirst().orElseThrow();
+    ExerciseResult r = scoreClass(FixtureFaults.class);
+    TestResult fixture = r.tests().stream().filter(t -> t.isMethod("fixtureDidNotStart")).findFirst().orElseThrow();
+    TestResult code = r.tests().stream().filter(t -> t.isMethod("codeGotItWrong")).findFirst().orElseThrow();
     assertTrue(fixture.notGraded());
     assertEquals("Not graded: the machine was too slow to start the test's catalog server in 20 s", fixture.message());
     assertFalse(code.notGraded());

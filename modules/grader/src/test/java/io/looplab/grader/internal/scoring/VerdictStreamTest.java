@@ -1,5 +1,8 @@
 package io.looplab.grader.internal.scoring;
 
+import io.looplab.report.ExerciseResult;
+import io.looplab.report.TestResult;
+import io.looplab.report.TestStatus;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -21,11 +24,9 @@ class VerdictStreamTest {
   private final byte[] key = VerdictFormat.newKey();
 
   private static InFlightReport report(boolean passed, boolean finished) {
-    TestReport test = new TestReport("[engine:junit-jupiter]/[class:T]/[method:a()]", "a works", 5);
-    if (passed) {
-      test.record(TestStatus.PASSED, null);
-    }
-    return new InFlightReport(new ExerciseReport("09-lost-update", "Lost update", List.of(test)), null, finished);
+    TestResult test = TestResult.pending("[engine:junit-jupiter]/[class:T]/[method:a()]", "a works", 5);
+    return new InFlightReport(ExerciseResult.of("09-lost-update", "Lost update",
+        List.of(passed ? test.recorded(TestStatus.PASSED, null) : test)), null, finished);
   }
 
   /** The lines of record {@code number}, without their newlines, as the kit's reader hands them over. */
@@ -58,11 +59,13 @@ class VerdictStreamTest {
   @Test
   @DisplayName("a record too long for one line travels in parts and is put back together")
   void longRecordInParts() {
-    InFlightReport big = report(false, true);
-    big.report().tests().get(0).record(TestStatus.FAILED, "x".repeat(1_400));
+    ExerciseResult report = report(false, true).report();
+    report = ExerciseResult.of(report.id(), report.title(),
+        List.of(report.tests().get(0).recorded(TestStatus.FAILED, "x".repeat(1_400))));
     for (int i = 0; i < 40; i++) {
-      big.report().addNote("a note of the kit's, long enough to need many parts, number " + i + ".");
+      report = report.withNote("a note of the kit's, long enough to need many parts, number " + i + ".");
     }
+    InFlightReport big = new InFlightReport(report, null, true);
     List<String> lines = lines(key, 1, big);
     assertTrue(lines.size() > 1, "the record should need more than one line, got " + lines.size());
     lines.forEach(l -> assertTrue(l.length() < 4_000, "a line must stay under what a pipe writes whole"));

@@ -1,4 +1,4 @@
-package io.looplab.grader.internal.scoring;
+package io.looplab.report;
 
 /** How one graded test ended, as the report spells it; {@link #PENDING} only while it has not. */
 public enum TestStatus {

@@ -1,4 +1,4 @@
-package io.looplab.grader.internal.scoring;
+package io.looplab.report;
 
 /** How the grading of one exercise ended, as the report spells it. */
 public enum ExerciseStatus {
