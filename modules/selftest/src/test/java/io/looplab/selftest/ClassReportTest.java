@@ -101,29 +101,44 @@ class ClassReportTest {
     List<String> rows = Files.readAllLines(report.resolve("class.csv"));
     assertEquals("learner,01-smoke,total,max,note", rows.get(0));
     List<String> expected = new ArrayList<>();
-    for (Map.Entry<String, String> learner : kindOf.entrySet()) {
-      if (learner.getValue().equals("nothing")) {
-        expected.add(learner.getKey() + ",,,,\"not a submission: no exercise folder in it (expected folders such as "
+    List<String> actual = new ArrayList<>();
+    NotComparable notComparable = new NotComparable("class.csv's rows against gradings alone");
+    for (int i = 0; i < results.size(); i++) {
+      String learner = results.get(i).learner();
+      String kind = kindOf.get(learner);
+      if (kind.equals("nothing")) {
+        expected.add(learner + ",,,,\"not a submission: no exercise folder in it (expected folders such as "
             + "01-smoke/src/main/java, the layout of exercises/)\"");
-      } else {
-        ExerciseResult alone = Gradings.result("hostile " + learner.getValue());
-        expected.add(learner.getKey() + "," + alone.points() + "," + alone.points() + "," + alone.max() + ",");
+        actual.add(rows.get(i + 1));
+        continue;
+      }
+      ExerciseResult alone = Gradings.result("hostile " + kind);
+      if (notComparable.compare(learner, alone, results.get(i).exercise("01-smoke").orElseThrow())) {
+        expected.add(learner + "," + alone.points() + "," + alone.points() + "," + alone.max() + ",");
+        actual.add(rows.get(i + 1));
       }
     }
-    assertEquals(expected, rows.subList(1, rows.size()));
+    assertEquals(expected, actual);
+    notComparable.report();
   }
 
   @Test
   @DisplayName("every learner's tests pass and fail in the class exactly as when graded alone, whatever the others did")
   void eachLearnersTestsAreTheirOwn() throws Exception {
+    NotComparable notComparable = new NotComparable("each learner's tests against the same code graded alone");
     for (LearnerResult r : graded.get()) {
       String kind = kindOf.get(r.learner());
       if (kind.equals("nothing")) {
         assertFalse(r.isGraded(), r.learner() + " has no exercise folder");
         continue;
       }
-      assertGradedAsAlone(r.learner(), Gradings.result("hostile " + kind), r.exercise("01-smoke").orElseThrow());
+      ExerciseResult alone = Gradings.result("hostile " + kind);
+      ExerciseResult inClass = r.exercise("01-smoke").orElseThrow();
+      if (notComparable.compare(r.learner(), alone, inClass)) {
+        assertGradedAsAlone(r.learner(), alone, inClass);
+      }
     }
+    notComparable.report();
   }
 
   /** A learner's exercise in the class has the status, and each test the status, of the same code graded alone. */
@@ -146,6 +161,11 @@ class ClassReportTest {
       lostBy.put(row.group(1), Integer.parseInt(row.group(2)));
     }
     assertEquals(List.of("adds two numbers", "handler does not block the loop"), List.copyOf(lostBy.keySet()));
+    // The counts below add up every learner's verdict: one the machine kept from judging leaves nothing to count.
+    Assumptions.assumeTrue(results.stream().flatMap(r -> r.exercise("01-smoke").stream())
+        .noneMatch(NotComparable::isTheMachines) && kindOf.values().stream().filter(k -> !k.equals("nothing"))
+        .distinct().noneMatch(k -> NotComparable.isTheMachines(result(k))), "a grading was not graded for the "
+        + "machine's reasons: the heat map's counts cannot be predicted");
     for (String test : lostBy.keySet()) {
       int expected = 0;
       for (Map.Entry<String, String> learner : kindOf.entrySet()) {
@@ -161,6 +181,14 @@ class ClassReportTest {
         + "spins lost that test: " + lostBy);
     for (LearnerResult r : results) {
       assertTrue(html.contains(">" + r.learner() + "</th>"), "a column for " + r.learner());
+    }
+  }
+
+  private static ExerciseResult result(String kind) {
+    try {
+      return Gradings.result("hostile " + kind);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -5,6 +5,7 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Target;
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.TestResult;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -57,16 +58,24 @@ class SharedJvmTest {
   @DisplayName("each job graded in a shared JVM gets the verdicts a JVM of its own gives it")
   void sameVerdictsAsAJvmEach() throws Exception {
     List<ExerciseResult> shared = together.get(30, TimeUnit.MINUTES);
+    NotComparable notComparable = new NotComparable("shared JVM against a JVM each");
     for (int i = 0; i < JOBS.size(); i++) {
-      String alone = verdicts(Gradings.result("hostile " + JOBS.get(i)));
-      assertEquals(alone, verdicts(shared.get(i)), "job " + (i + 1) + " (" + JOBS.get(i) + ") after " + JOBS.subList(0, i));
+      ExerciseResult alone = Gradings.result("hostile " + JOBS.get(i));
+      String job = "job " + (i + 1) + " (" + JOBS.get(i) + ") after " + JOBS.subList(0, i);
+      if (notComparable.compare(job, alone, shared.get(i))) {
+        assertEquals(verdicts(alone), verdicts(shared.get(i)), job);
+      }
     }
+    notComparable.report();
   }
 
   @Test
   @DisplayName("a job that leaves a thread, exits or runs out of time ends its JVM, and the next job gets a new one")
   void troubleEndsTheJvm() throws Exception {
-    together.get(30, TimeUnit.MINUTES);
+    // A job the machine kept from judging was graded again in a JVM of its own, and one that ran into the time limit
+    // because the machine starved it ended its JVM: the count below then says nothing about the jobs' own trouble.
+    Assumptions.assumeTrue(together.get(30, TimeUnit.MINUTES).stream().noneMatch(NotComparable::isTheMachines),
+        "a job was not graded for the machine's reasons: the JVMs started are not the jobs' doing");
     try (Stream<Path> serving = Files.list(kit.workDir().resolve("serve"))) {
       // solution, sleeps, leaves-a-thread | solution, exit | spins, never-returns | stub (does-not-compile: none)
       assertEquals(4, serving.count(), "serving JVMs started");
