@@ -3,8 +3,8 @@ package io.looplab.lostupdate;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
+import io.looplab.grader.races.scene.Answer;
 import io.looplab.grader.testkit.WarmUp;
-import io.looplab.lostupdate.ShowScene.Answer;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.Timeout;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.looplab.grader.races.scene.ReleaseOrders.priority;
+import static io.looplab.grader.races.scene.ReleaseOrders.racing;
 import static io.looplab.grader.testkit.Checks.require;
-import static io.looplab.lostupdate.ShowScene.priority;
-import static io.looplab.lostupdate.ShowScene.racing;
 import static io.looplab.lostupdate.AvailabilityServiceDown.OUTAGE;
 
 /**

@@ -1,19 +1,15 @@
 package io.looplab.lostupdate;
 
 import io.looplab.grader.Outcome;
-import io.looplab.grader.races.SeatTally;
-import io.looplab.lostupdate.ShowScene.Answer;
-import io.looplab.lostupdate.ShowScene.Pace;
+import io.looplab.grader.races.scene.Answer;
+import io.looplab.grader.races.scene.CheckCalls;
 import org.opentest4j.AssertionFailedError;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 import static io.looplab.lostupdate.ShowScene.STUCK_MILLIS;
 
@@ -27,7 +23,7 @@ import static io.looplab.lostupdate.ShowScene.STUCK_MILLIS;
 final class SceneEvidence {
 
   /** A call to the check: who, the count at that moment, and whose answer was being delivered then (or null). */
-  record Call(String who, int count, String duringAnswerOf, String site) {
+  record Call(String who, int count, String duringAnswerOf, String site) implements CheckCalls.Call {
   }
 
   /** An answer delivered to a reservation's check, with the count just before and just after, in the same task. */
@@ -35,18 +31,14 @@ final class SceneEvidence {
   }
 
   private final ShowScene scene;
-  final List<Call> calls = new CopyOnWriteArrayList<>();
+  final CheckCalls<Call> calls = new CheckCalls<>();
   final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
   /** The errors the test gave each caller's check, by caller: their own, to be told from one passed on. */
   final Map<String, Throwable> errorsGiven = new ConcurrentHashMap<>();
   /** The count once the loop had run everything that an answer started, by whose answer it was. */
   final Map<String, Integer> settledAfter = new ConcurrentHashMap<>();
-  /** Whose checks the test answered, in the order it answered them. */
-  final List<String> answeredChecks = new CopyOnWriteArrayList<>();
   /** The most availability checks ever seen in flight at the same time. */
   int mostInFlight;
-  /** How the test answered the checks: one at a time, or in one go. */
-  Pace pace = Pace.ONE_AT_A_TIME;
 
   SceneEvidence(ShowScene scene) {
     this.scene = scene;
@@ -54,19 +46,14 @@ final class SceneEvidence {
 
   /** Each caller told true holds one seat: the seats taken equal the seats sold, and the count stays >= 0. */
   void assertNoUpdateLost() {
-    tally().assertEachSaleOneSeat(scene.answers(), order(), () -> whyWritesWereLost() + inCode(), this::whyOversold);
-  }
-
-  /** The test's order of answers, in words. */
-  private String order() {
-    return "the test answered the checks in this order: " + String.join(", then ", answeredChecks) + ", "
-        + pace.words;
+    scene.tally().assertEachSaleOneSeat(scene.answers(), scene.answeringInWords(),
+        () -> whyWritesWereLost() + inCode(), this::whyOversold);
   }
 
   /** What the evidence says about a lost write: overlapping checks, a late write, or a read before the turn. */
   private String whyWritesWereLost() {
     if (mostInFlight > 1) {
-      String overlap = mostInFlight + " availability checks were in flight at the same time (" + callsInWords()
+      String overlap = mostInFlight + " availability checks were in flight at the same time (" + calls.countsInWords()
           + "). ";
       String how;
       Delivery late = firstYes(this::landedLater);
@@ -93,7 +80,7 @@ final class SceneEvidence {
     }
     Delivery stale = firstYes(d -> d.after() != d.before() - 1);
     if (stale != null) {
-      Call call = callOf(stale.who());
+      Call call = calls.firstFor(stale.who());
       Delivery ahead = call == null || call.duringAnswerOf() == null ? null : deliveryOf(call.duringAnswerOf());
       String serial = "The checks ran one at a time, so something did serialise the reservations. ";
       if (call != null && ahead != null && call.count() != ahead.after()) {
@@ -134,51 +121,30 @@ final class SceneEvidence {
         .filter(d -> Boolean.TRUE.equals(scene.outcome(d.who()).value())).filter(test).findFirst().orElse(null);
   }
 
-  private Call callOf(String who) {
-    return calls.stream().filter(c -> c.who().equals(who)).findFirst().orElse(null);
-  }
-
   private Delivery deliveryOf(String who) {
     return deliveries.stream().filter(d -> d.who().equals(who)).findFirst().orElse(null);
   }
 
   private int countAtCall(String who) {
-    Call call = callOf(who);
+    Call call = calls.firstFor(who);
     return call == null ? Integer.MIN_VALUE : call.count();
   }
 
-  /** "ada's, called at a count of 10, and bob's, called at a count of 10". */
-  private String callsInWords() {
-    return calls.stream().map(c -> c.who() + "'s, called when the count was " + c.count())
-        .collect(Collectors.joining("; "));
-  }
-
-  /** Where the learner's code made the checks, as " (the check was called from reserve() at SeatCounter.java:41)". */
+  /** Where the learner's code made the checks, as " (your code called the availability check from ...)". */
   String inCode() {
-    Set<String> sites = new LinkedHashSet<>();
-    calls.forEach(c -> {
-      if (c.site() != null) {
-        sites.add(c.site());
-      }
-    });
-    return sites.isEmpty() ? "" : " (your code called the availability check from " + String.join(" and ", sites)
-        + ")";
+    return calls.inCode();
   }
 
   /** No more callers told true than there were seats, and never a negative count. */
   void assertNotOversold() {
-    tally().assertNotOversold(order(), this::whyOversold);
-  }
-
-  private SeatTally tally() {
-    return new SeatTally(scene.seats, scene.freeSeats(), scene.sold(), scene.soldTo());
+    scene.tally().assertNotOversold(scene.answeringInWords(), this::whyOversold);
   }
 
   /** Why more callers were told yes than there were seats, from the checks in flight and the deliveries. */
   private String whyOversold() {
     Delivery late = firstYes(this::landedLater);
     return (mostInFlight > 1
-        ? mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "), and "
+        ? mostInFlight + " availability checks were in flight at the same time (" + calls.countsInWords() + "), and "
           + (late != null
           ? "the writes did not land when the checks answered (when " + late.who() + "'s check said yes, the count "
             + "stayed at " + late.before() + "): each reservation decided \"a seat is free\" from a count that the "

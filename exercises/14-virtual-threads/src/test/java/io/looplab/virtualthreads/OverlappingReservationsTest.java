@@ -3,8 +3,8 @@ package io.looplab.virtualthreads;
 import io.looplab.grader.GradedVertxTest;
 import io.looplab.grader.Outcome;
 import io.looplab.grader.Points;
+import io.looplab.grader.races.scene.Answer;
 import io.looplab.grader.testkit.WarmUp;
-import io.looplab.virtualthreads.ShowScene.Answer;
 import io.vertx.junit5.Timeout;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.looplab.grader.races.scene.ReleaseOrders.priority;
+import static io.looplab.grader.races.scene.ReleaseOrders.racing;
 import static io.looplab.grader.testkit.Checks.require;
 import static io.looplab.virtualthreads.AvailabilityServiceDown.OUTAGE;
-import static io.looplab.virtualthreads.ShowScene.priority;
-import static io.looplab.virtualthreads.ShowScene.racing;
 
 /**
  * Grades SeatCounter by what overlapping reservations on one virtual-thread context answer and what the count ends

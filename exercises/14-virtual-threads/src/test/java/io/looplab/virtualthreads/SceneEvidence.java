@@ -1,18 +1,14 @@
 package io.looplab.virtualthreads;
 
 import io.looplab.grader.Outcome;
-import io.looplab.grader.races.SeatTally;
+import io.looplab.grader.races.scene.Answer;
+import io.looplab.grader.races.scene.CheckCalls;
 import io.looplab.grader.sync.ContextSettle;
-import io.looplab.virtualthreads.ShowScene.Answer;
-import io.looplab.virtualthreads.ShowScene.Pace;
 import org.opentest4j.AssertionFailedError;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 import static io.looplab.virtualthreads.ShowScene.STUCK_MILLIS;
 
@@ -28,7 +24,7 @@ final class SceneEvidence {
    * A call to the check: who, the count at that moment, where the learner's code made it, and, when it was made on
    * the virtual thread of another caller's reservation, whose (else null).
    */
-  record Call(String who, int count, String site, String onThreadOf) {
+  record Call(String who, int count, String site, String onThreadOf) implements CheckCalls.Call {
   }
 
   /** Answers delivered in one task: the count just before, and once the context had run all they started. */
@@ -36,14 +32,12 @@ final class SceneEvidence {
   }
 
   private final ShowScene scene;
-  final List<Call> calls = new CopyOnWriteArrayList<>();
+  final CheckCalls<Call> calls = new CheckCalls<>();
   final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
-  final List<String> answeredChecks = new CopyOnWriteArrayList<>();
   /** The most availability checks ever seen in flight at the same time. */
   int mostInFlight;
   /** The local locks held when {@link #mostInFlight} checks were first in flight together. */
   List<String> heldAtMostInFlight = List.of();
-  Pace pace = Pace.ONE_AT_A_TIME;
 
   SceneEvidence(ShowScene scene) {
     this.scene = scene;
@@ -51,23 +45,22 @@ final class SceneEvidence {
 
   /** Each caller told true holds one seat: the seats taken equal the seats sold, and the count stays >= 0. */
   void assertNoUpdateLost() {
-    tally().assertEachSaleOneSeat(scene.answers(), order(), () -> whyWritesWereLost() + inCode(), this::whyOversold);
-  }
-
-  private String order() {
-    return "the test answered the checks in this order: " + String.join(", then ", answeredChecks) + ", " + pace.words;
+    scene.tally().assertEachSaleOneSeat(scene.answers(), scene.answeringInWords(),
+        () -> whyWritesWereLost() + inCode(), this::whyOversold);
   }
 
   private String whyWritesWereLost() {
     if (mostInFlight > 1 && heldAtMostInFlight.size() > 1) {
-      return mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "), while "
+      return mostInFlight + " availability checks were in flight at the same time (" + calls.countsInWords()
+          + "), while "
           + String.join(", ", heldAtMostInFlight) + " were held: each reservation took a lock of its own name, and a "
           + "lock keeps out only those who ask for the same name, so each read the count, awaited its check, then "
           + "wrote the count it had read minus one. One name for every reservation of one counter: make it of the "
           + "counter alone (an instance field), never of the caller or of the request";
     }
     if (mostInFlight > 1) {
-      return mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "): each "
+      return mostInFlight + " availability checks were in flight at the same time (" + calls.countsInWords()
+          + "): each "
           + "reservation read the count, awaited its check, then wrote the count it had read minus one. On a virtual "
           + "thread, await() reads like a plain blocking call, but it suspends the reservation and frees the "
           + "verticle's context, which runs the next request in the gap. Make the read, the decision and the write "
@@ -79,7 +72,7 @@ final class SceneEvidence {
         .filter(d -> Boolean.TRUE.equals(scene.outcome(d.who()).value())).filter(d -> d.after() != d.before() - 1)
         .findFirst().orElse(null);
     if (stale != null) {
-      Call call = callOf(stale.who());
+      Call call = calls.firstFor(stale.who());
       if (call != null && call.count() == stale.before()) {
         return "The checks ran one at a time, so something did serialise the reservations. " + stale.who() + "'s "
             + "check was called when the count was already " + call.count() + ", once the reservations ahead had "
@@ -95,25 +88,9 @@ final class SceneEvidence {
         + "decision and the write must all be inside the critical section";
   }
 
-  Call callOf(String who) {
-    return calls.stream().filter(c -> c.who().equals(who)).findFirst().orElse(null);
-  }
-
-  private String callsInWords() {
-    return calls.stream().map(c -> c.who() + "'s, called when the count was " + c.count())
-        .collect(Collectors.joining("; "));
-  }
-
   /** Where the learner's code made the checks, as " (your code called the availability check from ...)". */
   String inCode() {
-    Set<String> sites = new LinkedHashSet<>();
-    calls.forEach(c -> {
-      if (c.site() != null) {
-        sites.add(c.site());
-      }
-    });
-    return sites.isEmpty() ? "" : " (your code called the availability check from " + String.join(" and ", sites)
-        + ")";
+    return calls.inCode();
   }
 
   /**
@@ -121,7 +98,8 @@ final class SceneEvidence {
    * {@code who}'s own virtual thread, which now waits for that check before it can return. Empty otherwise.
    */
   String borrowed(String who) {
-    return calls.stream().filter(c -> who.equals(c.onThreadOf())).findFirst().map(c -> c.who() + "'s availability "
+    return calls.all().stream().filter(c -> who.equals(c.onThreadOf())).findFirst().map(c -> c.who()
+        + "'s availability "
         + "check was called on " + who + "'s virtual thread, which now waits for " + c.who() + "'s check before it can "
         + "return " + who + "'s answer. A callback that runs when " + who + " lets go of the lock (the block of "
         + "withLocalLock, a compose or an onComplete on the lock's future) runs the next reservation's code on "
@@ -132,17 +110,14 @@ final class SceneEvidence {
 
   /** No more callers told true than there were seats, and never a negative count. */
   void assertNotOversold() {
-    tally().assertNotOversold(order(), this::whyOversold);
-  }
-
-  private SeatTally tally() {
-    return new SeatTally(scene.seats, scene.freeSeats(), scene.sold(), scene.soldTo());
+    scene.tally().assertNotOversold(scene.answeringInWords(), this::whyOversold);
   }
 
   /** Why more callers were told yes than there were seats, from the checks in flight and the deliveries. */
   private String whyOversold() {
     return (mostInFlight > 1
-        ? mostInFlight + " availability checks were in flight at the same time (" + callsInWords() + "), and each of "
+        ? mostInFlight + " availability checks were in flight at the same time (" + calls.countsInWords()
+          + "), and each of "
           + "those reservations decided \"a seat is free\" from a count it read before the others took their seats. "
           + "Re-reading the count at the write (freeSeats - 1 instead of free - 1) fixes the arithmetic, not the "
           + "decision: the read, the decision and the write must be one critical section, held across the await of "
@@ -187,9 +162,9 @@ final class SceneEvidence {
       Outcome<Boolean> answered = scene.outcome(who);
       int free = scene.freeSeats();
       int sold = scene.sold();
-      String count = free + sold < scene.seats
-          ? " freeSeats() is " + free + ", though only " + sold + " of the " + scene.seats + " seats were sold ("
-            + (sold == 0 ? "to nobody" : "to " + scene.soldTo()) + "): " + (scene.seats - sold - free) + " went "
+      String count = free + sold < scene.seats()
+          ? " freeSeats() is " + free + ", though only " + sold + " of the " + scene.seats() + " seats were sold ("
+            + (sold == 0 ? "to nobody" : "to " + scene.soldTo()) + "): " + (scene.seats() - sold - free) + " went "
             + "missing on a path where no seat was sold, and the count says sold out when it is not. Every path "
             + "that sells no seat (a no, a failed check, a check that throws) must leave the count as it found it"
           : " With " + free + " seats free, a reservation must ask AvailabilityCheck.check(who) before it answers";
