@@ -91,6 +91,11 @@ final class ForkedJvm {
     return jvm.await(timeoutSeconds, tick);
   }
 
+  /** How long its threads have waited for a CPU so far ({@link CpuWait}), or -1 where that is unknown. */
+  long cpuWaitMillis() {
+    return CpuWait.millisOf(process.toHandle()).orElse(-1);
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
@@ -148,7 +153,7 @@ final class ForkedJvm {
       tick.accept(TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
       if (System.nanoTime() > deadline) {
         timedOut = true;
-        cpuWait = CpuWait.millisOf(process.toHandle()).orElse(-1);
+        cpuWait = cpuWaitMillis();
         if (job != null) {
           askWhere(job);
         }

@@ -168,7 +168,7 @@ public final class GradingEngine implements AutoCloseable {
         ForkedJvm.Outcome outcome = switch (ending) {
           case NEXT, END -> new ForkedJvm.Outcome(false, 0, 0);
           case JVM_ENDED -> jvm.ended();
-          case TIME_LIMIT -> new ForkedJvm.Outcome(true, -1, jvm.ended().droppedBytes());
+          case TIME_LIMIT -> new ForkedJvm.Outcome(true, -1, jvm.ended().droppedBytes(), jvm.cpuWaitOfLastJob());
         };
         if (ending == ServingJvm.Ending.END) {
           jvm.ended();

@@ -18,6 +18,8 @@ final class ServingJvm {
 
   private final ForkedJvm jvm;
   private final Path log;
+  /** How long its threads waited for a CPU during the last job that ran into the time limit; -1: unknown. */
+  private long cpuWaitOfLastJob = -1;
 
   ServingJvm(ForkedJvm jvm, Path log) {
     this.jvm = jvm;
@@ -42,6 +44,7 @@ final class ServingJvm {
       return Ending.JVM_ENDED;
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limitSeconds);
+    long waitedBefore = jvm.cpuWaitMillis();
     while (true) {
       Optional<String> word = jvm.verdicts().done(job.reportFile());
       if (word.isPresent()) {
@@ -53,11 +56,18 @@ final class ServingJvm {
         return word.isEmpty() ? Ending.JVM_ENDED : word.get().equals("end") ? Ending.END : Ending.NEXT;
       }
       if (System.nanoTime() > deadline) {
+        long waited = jvm.cpuWaitMillis();
+        cpuWaitOfLastJob = waited < 0 || waitedBefore < 0 ? -1 : waited - waitedBefore;
         jvm.kill();
         return Ending.TIME_LIMIT;
       }
       Thread.sleep(50); // polling what the output's reader has taken in; no ordering depends on this wait
     }
+  }
+
+  /** How long the JVM waited for a CPU during the job that ran into the time limit (see GradingEngine#tooBusy). */
+  long cpuWaitOfLastJob() {
+    return cpuWaitOfLastJob;
   }
 
   /** Its outcome once it has ended (killed, or exited after a job): its exit status and the output it dropped. */
