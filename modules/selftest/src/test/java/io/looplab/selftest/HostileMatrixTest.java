@@ -143,8 +143,8 @@ class HostileMatrixTest {
       injected("sun.misc.Unsafe", "if (who == null) { sun.misc.Unsafe.getUnsafe(); }", true,
           ExerciseStatus.COMPILE_ERROR, refusedAtTheHook("calls sun.misc.Unsafe.getUnsafe (the JDK's internals)")),
       injected("a direct reference to a class of the grader", "System.out.println(io.looplab.grader.internal.scoring."
-          + "ExerciseStatus.PASSED);", true, ExerciseStatus.COMPILE_ERROR, refusedAtTheHook("reads io.looplab."
-          + "grader.internal.scoring.ExerciseStatus.PASSED (the grader and its test engine)")),
+          + "VerdictFormat.newKey());", true, ExerciseStatus.COMPILE_ERROR, refusedAtTheHook("calls io.looplab."
+          + "grader.internal.scoring.VerdictFormat.newKey (the grader and its test engine)")),
       injected("a list that grows until the heap is full", ONCE + "{ java.util.List<long[]> hog = new "
           + "java.util.ArrayList<>(); for (int i = 0; i >= 0; i++) hog.add(new long[1 << 20]); }", true,
           ExerciseStatus.CRASHED, "ran out of memory"),

@@ -120,6 +120,7 @@ final class ForbiddenApis {
       members("java/io/FileDescriptor", Reason.STANDARD_STREAMS, "out", "err", "in"),
       // The grader, the test engine and the libraries they run with: nothing to call from an exercise's code.
       pkg("io/looplab/grader/", Reason.GRADER),
+      pkg("io/looplab/report/", Reason.GRADER),
       pkg("org/junit/", Reason.GRADER),
       pkg("org/opentest4j/", Reason.GRADER),
       pkg("io/vertx/junit5/", Reason.GRADER),

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 final class SubmissionCheck {
 
   /** Packages of the grader and of the libraries it runs the tests with, as folders. */
-  static final List<String> RESERVED_PACKAGES = List.of("io/looplab/grader/", "org/junit/", "org/opentest4j/",
+  static final List<String> RESERVED_PACKAGES = List.of("io/looplab/grader/", "io/looplab/report/", "org/junit/", "org/opentest4j/",
       "io/vertx/", "io/netty/", "reactor/blockhound/");
   /** Resources that would configure the test engine or the guard rather than the learner's code. */
   static final List<String> RESERVED_RESOURCES = List.of("junit-platform.properties", "META-INF/services/org.junit.",

@@ -89,9 +89,11 @@ class ForbiddenApiCheckTest {
           "Grab.java:4 calls javax.tools.ToolProvider.getSystemJavaCompiler (class loading and compilers)"),
       inMethod("the JVM's own standard output", "new java.io.FileOutputStream(java.io.FileDescriptor.out);",
           "Grab.java:4 reads java.io.FileDescriptor.out (the raw standard streams)"),
-      inMethod("a class of the grader", "Object s = io.looplab.grader.internal.scoring.ExerciseStatus.PASSED;",
-          "Grab.java:4 reads io.looplab.grader.internal.scoring.ExerciseStatus.PASSED (the grader and its test "
+      inMethod("a class of the grader", "Object s = io.looplab.grader.internal.scoring.VerdictFormat.newKey();",
+          "Grab.java:4 calls io.looplab.grader.internal.scoring.VerdictFormat.newKey (the grader and its test "
               + "engine)"),
+      inMethod("a class of the report's model", "Object s = io.looplab.report.ExerciseStatus.PASSED;",
+          "Grab.java:4 reads io.looplab.report.ExerciseStatus.PASSED (the grader and its test engine)"),
       inMethod("JUnit's assertions", "org.junit.jupiter.api.Assertions.fail(\"no\");",
           "Grab.java:4 calls org.junit.jupiter.api.Assertions.fail (the grader and its test engine)"),
       inMethod("a test's failure, caught and swallowed",

@@ -43,6 +43,14 @@ class SubmissionCheckTest {
   }
 
   @Test
+  @DisplayName("a class in the report model's package, where it would replace the records the verdict is built of, is refused")
+  void reportPackageIsRefused() throws IOException {
+    write("java/io/looplab/report/TestResult.java");
+    String why = SubmissionCheck.problemWith(main).orElseThrow();
+    assertTrue(why.contains("src/main/java/io/looplab/report/TestResult.java is in io.looplab.report"), why);
+  }
+
+  @Test
   @DisplayName("a JUnit service file or junit-platform.properties among the resources is refused")
   void testEngineConfigurationIsRefused() throws IOException {
     write("resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener");
