@@ -174,7 +174,7 @@ class ForbiddenApiCheckTest {
   }
 
   @Test
-  @DisplayName("a switch on patterns (javac's SwitchBootstraps, compiled here as Java 17's preview) is accepted")
+  @DisplayName("a switch on patterns (javac's SwitchBootstraps: Java 17's preview, final from Java 21) is accepted")
   void patternSwitchIsAccepted() throws IOException {
     Path classes = compile("pattern-switch", """
         package x;
@@ -187,7 +187,7 @@ class ForbiddenApiCheckTest {
             };
           }
         }
-        """, "--enable-preview");
+        """, patternSwitchOptions());
     assertEquals(Optional.empty(), ForbiddenApiCheck.problemWith(classes, CLASS_PATH),
         "SwitchBootstraps.typeSwitch is javac's own bootstrap, not a method handle the code asked for");
   }
@@ -231,6 +231,16 @@ class ForbiddenApiCheckTest {
         "a bootstrap of the code's own is handed a Lookup of its class: method handles in all but name");
   }
 
+  /**
+   * On JDK 17 a switch on patterns is a preview of release 17; a later javac previews only its own release and
+   * has the feature final from 21, so there it is compiled for the running release instead (a later JDK's
+   * javac refuses {@code --release 17 --enable-preview}).
+   */
+  private static String[] patternSwitchOptions() {
+    int feature = Runtime.version().feature();
+    return feature == 17 ? new String[] {"--enable-preview"} : new String[] {"--release", String.valueOf(feature)};
+  }
+
   /** Compiles one class, {@code x.NAME} named by its source's first public class, into a folder of its own. */
   private Path compile(String folder, String source, String... options) throws IOException {
     String name = source.replaceAll("(?s).*?public class (\\w+).*", "$1");
@@ -242,8 +252,11 @@ class ForbiddenApiCheckTest {
 
   private static Path javac(Path sources, Path classes, List<String> extra) throws IOException {
     Files.createDirectories(classes);
-    List<String> args = new ArrayList<>(List.of("-g", "--release", "17", "-proc:none", "-nowarn", "-d",
+    List<String> args = new ArrayList<>(List.of("-g", "-proc:none", "-nowarn", "-d",
         classes.toString(), "-classpath", System.getProperty("java.class.path")));
+    if (!extra.contains("--release")) {
+      args.addAll(List.of("--release", "17"));
+    }
     args.addAll(extra);
     try (Stream<Path> walk = Files.walk(sources)) {
       walk.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
