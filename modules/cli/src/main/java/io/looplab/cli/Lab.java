@@ -60,7 +60,7 @@ public final class Lab implements Runnable {
       // Not the user's fault: one line here, the whole story in the log.
       StringWriter trace = new StringWriter();
       e.printStackTrace(new PrintWriter(trace));
-      Path log = Path.of(System.getProperty("looplab.home", "."), "target", "lab", "error.log");
+      Path log = Path.of(io.looplab.grader.internal.settings.Settings.HOME.value(), "target", "lab", "error.log");
       try {
         Files.createDirectories(log.getParent());
         Files.writeString(log, trace.toString());

@@ -54,7 +54,7 @@ public final class TinyKit {
 
   /** Runs {@code lab args} on this kit with {@code stdin} as its input; what it printed and its exit status. */
   public Run lab(String stdin, String... args) {
-    String home = System.getProperty("looplab.home");
+    String home = io.looplab.grader.internal.settings.Settings.HOME.raw().orElse(null);
     PrintStream out = System.out;
     PrintStream err = System.err;
     InputStream in = System.in;

@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.report.ExerciseResult;
@@ -40,7 +42,7 @@ final class Gradings {
    * exercise's own gradings still take {@link #lanesPerExercise()} lanes at most, so 13's node pairs never form
    * three clusters at once: with 3 lanes and 13 split in three, its gradings took 264 to 342 s against 192 to 199 s.
    */
-  private static final int PARALLEL = Integer.getInteger("looplab.selftest.parallel", cores() + 1);
+  private static final int PARALLEL = (int) Settings.SELFTEST_PARALLEL.asLong(cores() + 1);
 
   private static final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL, task -> {
     Thread t = new Thread(task, "selftest-grading");

@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.cli.Lab;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
@@ -39,7 +41,7 @@ class HandoutFromAFreshClone {
 
   @BeforeAll
   static void cloneAHandout() throws Exception {
-    Assumptions.assumeTrue(Boolean.getBoolean("looplab.handout.verify"), "the handout's full verify runs only with "
+    Assumptions.assumeTrue(Settings.HANDOUT_VERIFY.isTrue(), "the handout's full verify runs only with "
         + "-Dlooplab.handout.verify=true (CI's first run)");
     Path work = Files.createTempDirectory("looplab-handout-");
     logs = Path.of("target", "handout-from-a-fresh-clone").toAbsolutePath();

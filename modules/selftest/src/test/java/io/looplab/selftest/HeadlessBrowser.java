@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +33,7 @@ final class HeadlessBrowser {
   }
 
   static boolean required() {
-    return Boolean.getBoolean("looplab.require.chromium");
+    return Settings.REQUIRE_CHROMIUM.isTrue();
   }
 
   /** Opens {@code page} and writes a screenshot of it to {@code png}; {@code profile} is a fresh, empty folder. */

@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
@@ -217,7 +219,7 @@ class HostileMatrixTest {
     // The cases tamper with reference solutions, which a learners' handout does not have.
     Assumptions.assumeTrue(kit.hasSolutions(), "a handout has no solutions/: the hostile matrix is not run");
     sandbox = Sandbox.onThisMachine().orElse(null);
-    assertFalse(sandbox == null && Boolean.getBoolean("looplab.require.bwrap"), "looplab.require.bwrap is set, but "
+    assertFalse(sandbox == null && Settings.REQUIRE_BWRAP.isTrue(), "looplab.require.bwrap is set, but "
         + "bubblewrap does not work here: .ci/run installs Debian's bubblewrap package");
     Files.deleteIfExists(HOME.resolve(HOME_PROBE));
     homeBefore = homeEntries();

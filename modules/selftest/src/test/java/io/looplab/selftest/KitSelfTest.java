@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.JavaRuntimes;
@@ -50,7 +52,7 @@ class KitSelfTest {
 
   /** The exercises to check: all, or those named in -Dlooplab.selftest.only=ID,ID (handy while writing one). */
   private static List<Exercise> exercises() {
-    String only = System.getProperty("looplab.selftest.only", "");
+    String only = Settings.SELFTEST_ONLY.raw().orElse("");
     return kit.exercises().stream().filter(e -> only.isBlank() || List.of(only.split(",")).contains(e.id())).toList();
   }
 
@@ -106,7 +108,7 @@ class KitSelfTest {
    */
   private static List<String> start(Exercise e, Map<String, GradingEngine.Job> jobs) {
     List<String> names = new ArrayList<>(jobs.keySet());
-    if (!Boolean.parseBoolean(System.getProperty("looplab.selftest.shared", "true"))) {
+    if (Settings.SELFTEST_SHARED.isFalse()) {
       for (String name : names) {
         GradingEngine.Job job = jobs.get(name);
         Gradings.start(name, () -> grade(e, job.target(), job.onlyTests()));

@@ -1,5 +1,7 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.cli.commands.Handout;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
@@ -113,7 +115,7 @@ class OriginalsTest {
   @Test
   @DisplayName("in the kit's own CI (-Dlooplab.originals.strict=true), every stub and graded test is the recorded original")
   void strictlyTheRecordedOriginals() {
-    Assumptions.assumeTrue(Boolean.getBoolean("looplab.originals.strict"),
+    Assumptions.assumeTrue(Settings.ORIGINALS_STRICT.isTrue(),
         "not the kit's own CI: a learner's edits are expected");
     List<String> differences = Originals.of(Kit.locate()).differences();
     assertTrue(differences.isEmpty(), "these stubs or tests differ from " + Originals.MANIFEST

@@ -1,5 +1,7 @@
 package io.looplab.cli.engine;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.ExerciseStatus;
 import io.looplab.report.TestResult;
@@ -28,7 +30,7 @@ public final class Console {
 
   /** Standard output, live and in colour when it is a terminal. */
   public Console() {
-    this(System.out, colours(), System.console() != null && System.getenv("CI") == null);
+    this(System.out, colours(), System.console() != null && Settings.CI.raw().isEmpty());
   }
 
   /** Text to {@code out}, as a terminal of the given kind would show it: for the check server's clients. */
@@ -52,7 +54,7 @@ public final class Console {
   }
 
   private static Ansi colours() {
-    return colours(System.getProperty("picocli.ansi"), System.getenv("NO_COLOR"), Ansi.AUTO.enabled());
+    return colours(Settings.ANSI.raw().orElse(null), Settings.NO_COLOR.raw().orElse(null), Ansi.AUTO.enabled());
   }
 
   /** Colour or not: a forced choice wins, then a non-empty NO_COLOR, then picocli's terminal detection. */

@@ -1,5 +1,8 @@
 package io.looplab.cli.engine;
 
+import io.looplab.grader.internal.settings.Setting;
+import io.looplab.grader.internal.settings.Settings;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,11 +54,8 @@ public final class JavaRuntimes {
 
   private static Optional<Path> search(int minimum) {
     List<Path> homes = new ArrayList<>();
-    for (String variable : List.of("LOOPLAB_JAVA_HOME", "JAVA_HOME")) {
-      String value = System.getenv(variable);
-      if (value != null && !value.isBlank()) {
-        homes.add(Path.of(value));
-      }
+    for (Setting variable : List.of(Settings.JAVA_HOME_FIRST, Settings.JAVA_HOME)) {
+      variable.raw().ifPresent(value -> homes.add(Path.of(value)));
     }
     Path jvms = Path.of("/usr/lib/jvm");
     if (Files.isDirectory(jvms)) {

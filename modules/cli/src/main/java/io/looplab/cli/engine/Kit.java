@@ -29,7 +29,7 @@ public final class Kit {
 
   /** The kit at {@code looplab.home} (set by the lab script), or the working directory. */
   public static Kit locate() {
-    Path root = Path.of(System.getProperty("looplab.home", ".")).toAbsolutePath().normalize();
+    Path root = Path.of(io.looplab.grader.internal.settings.Settings.HOME.value()).toAbsolutePath().normalize();
     if (!Files.isDirectory(root.resolve("exercises"))) {
       throw new UsageError("no exercises/ folder in " + root + ": run lab from the kit's root folder");
     }

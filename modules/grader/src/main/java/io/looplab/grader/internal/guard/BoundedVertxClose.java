@@ -1,5 +1,7 @@
 package io.looplab.grader.internal.guard;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.grader.internal.leaks.Internals;
 import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;
@@ -44,7 +46,8 @@ final class BoundedVertxClose {
    * solutions on a 2-core machine: at most 18 ms quiet, 67 ms beside three busy loops.
    */
   private static Duration limit() {
-    return Duration.ofSeconds(Long.getLong("looplab.close.limit.seconds", 5));
+    return Duration.ofSeconds(Settings.CLOSE_LIMIT_SECONDS.asLong(
+        Long.parseLong(Settings.CLOSE_LIMIT_SECONDS.byDefault())));
   }
 
   /**

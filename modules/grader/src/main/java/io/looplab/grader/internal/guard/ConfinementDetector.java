@@ -1,5 +1,6 @@
 package io.looplab.grader.internal.guard;
 
+import io.looplab.grader.internal.settings.Settings;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
@@ -30,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ConfinementDetector implements Detector {
 
   /** The switch: {@code -Dlooplab.confinement=false} turns the detector off. */
-  public static final String SWITCH = "looplab.confinement";
+  public static final String SWITCH = Settings.CONFINEMENT.name();
 
   private static final String RUNTIME = Confinement.class.getName().replace('.', '/');
   /** Methods that start a verticle on its context: the object's owner is the context they run on. */
@@ -51,7 +52,7 @@ public final class ConfinementDetector implements Detector {
   }
 
   public static boolean enabled() {
-    return !"false".equalsIgnoreCase(System.getProperty(SWITCH, "true"));
+    return !Settings.CONFINEMENT.isFalse();
   }
 
   /**

@@ -1,32 +1,34 @@
 package io.looplab.grader.internal.guard;
 
-/** The guard's knobs, read from system properties so that a forked test JVM can be tuned from outside. */
+import io.looplab.grader.internal.settings.Settings;
+
+/** The guard's knobs, read from system properties so that a forked test JVM can be tuned from outside (defined in {@link Settings}). */
 public final class GuardSettings {
 
   /** A task that keeps an event loop busy this long without a break is a stall. */
-  public static final String STALL_MILLIS = "looplab.stall.ms";
+  public static final String STALL_MILLIS = Settings.STALL_MS.name();
 
   /**
    * Debug mode, for stepping through code with a debugger: a breakpoint on an event loop looks exactly like a
    * stall, so stall detection is off. Blocking calls are still caught, since they do not depend on timing.
    * Turn it on with {@code -Dlooplab.debug=true} or the environment variable {@code LOOPLAB_DEBUG=1}.
    */
-  public static final String DEBUG = "looplab.debug";
+  public static final String DEBUG = Settings.DEBUG.name();
 
   /**
    * A loop still in the task of a reported stall this long after the task began is stuck: the test stops waiting
    * for it ({@link StuckLoops}).
    */
-  public static final String STUCK_MILLIS = "looplab.stuck.ms";
+  public static final String STUCK_MILLIS = Settings.STUCK_MS.name();
 
-  static final long DEFAULT_STALL_MILLIS = 50;
+  static final long DEFAULT_STALL_MILLIS = Long.parseLong(Settings.STALL_MS.byDefault());
 
   /**
    * Twenty stall limits: a task that runs this long is not a computation that got slow, and every second more the
    * test waits for it is a second of the exercise's time limit lost for nothing. The verdict does not depend on it:
    * a test with a stall has failed already.
    */
-  static final long DEFAULT_STUCK_MILLIS = 1_000;
+  static final long DEFAULT_STUCK_MILLIS = Long.parseLong(Settings.STUCK_MS.byDefault());
 
   /** How often Vert.x's checker looks at the loops; it bounds the delay between a stall and its report. */
   static final long CHECK_INTERVAL_MILLIS = 10;
@@ -35,15 +37,14 @@ public final class GuardSettings {
   }
 
   public static long stallMillis() {
-    return Long.getLong(STALL_MILLIS, DEFAULT_STALL_MILLIS);
+    return Settings.STALL_MS.asLong(DEFAULT_STALL_MILLIS);
   }
 
   static long stuckMillis() {
-    return Long.getLong(STUCK_MILLIS, DEFAULT_STUCK_MILLIS);
+    return Settings.STUCK_MS.asLong(DEFAULT_STUCK_MILLIS);
   }
 
   public static boolean debug() {
-    String env = System.getenv("LOOPLAB_DEBUG");
-    return Boolean.getBoolean(DEBUG) || (env != null && !env.isBlank() && !env.equals("0") && !env.equalsIgnoreCase("false"));
+    return Settings.DEBUG.isTrue() || Settings.DEBUG_VARIABLE.isSetAsFlag();
   }
 }

@@ -34,7 +34,7 @@ public final class GradingJvm {
    * A system property: the JVM, started ahead of its grading, warms Vert.x up while it waits for "go". Only for a
    * JVM started ahead (the CLI's spares): one started for a grading at once would only delay it.
    */
-  public static final String PREWARM = "looplab.prewarm";
+  public static final String PREWARM = io.looplab.grader.internal.settings.Settings.PREWARM.name();
 
   private GradingJvm() {
   }

@@ -1,5 +1,7 @@
 package io.looplab.grader.internal.runner;
 
+import io.looplab.grader.internal.settings.Settings;
+
 import io.looplab.grader.internal.guard.EventLoopGuard;
 import io.looplab.grader.internal.guard.StillPending;
 import io.looplab.grader.internal.guard.Whereabouts;
@@ -51,7 +53,7 @@ public final class GradingMain {
       Logger.getLogger("org.junit.jupiter.engine.descriptor.AbstractExtensionContext");
 
   /** System property: a comma-separated list of test method names; when set, only those tests run. */
-  public static final String ONLY_TESTS = "looplab.only.tests";
+  public static final String ONLY_TESTS = Settings.ONLY_TESTS.name();
 
   /** How often the kit's standard input is looked at during the tests, for {@link GradingJvm#WHERE}. */
   private static final long WHERE_POLL_MILLIS = 50;
@@ -82,7 +84,7 @@ public final class GradingMain {
     Launcher launcher = LauncherFactory.create();
     if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO) {
       EventLoopGuard.warmUp();
-      if (Boolean.getBoolean(GradingJvm.PREWARM)) {
+      if (Settings.PREWARM.isTrue()) {
         WarmUp.aheadOfTests();
         JUnitWarmUp.run(launcher);
       }
@@ -96,7 +98,7 @@ public final class GradingMain {
       new ServingLoop(launcher, arguments, kit).serve();
       System.exit(0);
     }
-    LauncherDiscoveryRequest request = request(arguments, System.getProperty(ONLY_TESTS, ""));
+    LauncherDiscoveryRequest request = request(arguments, Settings.ONLY_TESTS.raw().orElse(""));
     if (arguments.mode() == GradingJvm.Mode.PLAN_ONLY) {
       ScoringListener listing = new ScoringListener();
       TestPlan plan = launcher.discover(request);
@@ -113,7 +115,7 @@ public final class GradingMain {
    * the report file. Classes are loaded by the thread's context class loader, as JUnit does by default.
    */
   static LauncherDiscoveryRequest request(GradingJvm.Arguments arguments, String only) {
-    String testTimeout = System.getProperty("looplab.test.timeout", "20 s");
+    String testTimeout = Settings.TEST_TIMEOUT.value();
     LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
     if (!only.isBlank()) {
       // Matched against the method's fully qualified name, without its parameters.
