@@ -21,15 +21,6 @@ public final class GuardSettings {
    */
   public static final String STUCK_MILLIS = Settings.STUCK_MS.name();
 
-  static final long DEFAULT_STALL_MILLIS = Long.parseLong(Settings.STALL_MS.byDefault());
-
-  /**
-   * Twenty stall limits: a task that runs this long is not a computation that got slow, and every second more the
-   * test waits for it is a second of the exercise's time limit lost for nothing. The verdict does not depend on it:
-   * a test with a stall has failed already.
-   */
-  static final long DEFAULT_STUCK_MILLIS = Long.parseLong(Settings.STUCK_MS.byDefault());
-
   /** How often Vert.x's checker looks at the loops; it bounds the delay between a stall and its report. */
   static final long CHECK_INTERVAL_MILLIS = 10;
 
@@ -37,11 +28,16 @@ public final class GuardSettings {
   }
 
   public static long stallMillis() {
-    return Settings.STALL_MS.asLong(DEFAULT_STALL_MILLIS);
+    return Settings.STALL_MS.asLong();
   }
 
+  /**
+   * Its default, twenty stall limits: a task that runs this long is not a computation that got slow, and every second
+   * more the test waits for it is a second of the exercise's time limit lost for nothing. The verdict does not depend
+   * on it: a test with a stall has failed already.
+   */
   static long stuckMillis() {
-    return Settings.STUCK_MS.asLong(DEFAULT_STUCK_MILLIS);
+    return Settings.STUCK_MS.asLong();
   }
 
   public static boolean debug() {

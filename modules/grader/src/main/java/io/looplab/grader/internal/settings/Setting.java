@@ -29,7 +29,12 @@ public record Setting(String name, Source source, String byDefault, String readB
     return raw().orElse(byDefault);
   }
 
-  /** Its value as a number, or {@code fallback} when it is not set or is not a number. */
+  /** Its value as a number, or its default (a number) when it is not set or is not a number. */
+  public long asLong() {
+    return asLong(Long.parseLong(byDefault));
+  }
+
+  /** Its value as a number, or {@code fallback} (for a default in words) when it is not set or is not a number. */
   public long asLong(long fallback) {
     try {
       return raw().map(Long::parseLong).orElse(fallback);
