@@ -48,6 +48,8 @@ final class FieldWatch {
   private final Context context;
   private final String clientThread;
   private final List<String> writes = new CopyOnWriteArrayList<>();
+  /** Counted only so that the hold's loop has a body the JIT keeps. */
+  private volatile long spins;
 
   FieldWatch(Object verticle, Context context, String clientThread) {
     this.verticle = verticle;
@@ -63,8 +65,10 @@ final class FieldWatch {
         return;
       }
       long end = System.nanoTime() + HOLD_AT_MOST_NANOS;
+      // A plain spin, not Thread.onSpinWait(): the guard counts that as a blocking call, and outside the learner's
+      // code it prints a line for each one (thousands per hold, the grading's CPU spent on its own log).
       while (state.get() == HELD && System.nanoTime() - end < 0) {
-        Thread.onSpinWait();
+        spins++;
       }
       state.compareAndSet(HELD, GAVE_UP);
     });

@@ -6,6 +6,8 @@ import reactor.blockhound.BlockingOperationError;
 
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Catches a blocking call on an event-loop thread at the moment it is made, with BlockHound. Netty's own BlockHound
@@ -37,6 +39,12 @@ final class BlockingCallDetector implements Detector {
       "sun.nio.ch.SinkChannelImpl");
 
   private static final String NAME = "blocking-call detection";
+
+  /** Frames that are not the caller of a blocking call outside the code under test: the JDK's, BlockHound's, ours. */
+  private static final Pattern NOT_A_CALLER =
+      Pattern.compile("(java|jdk|sun|reactor|io\\.looplab\\.grader\\.internal\\.guard)\\..*");
+  /** The blocking calls outside the code under test already said on standard error, with their caller. */
+  private static final Set<String> toldOutside = ConcurrentHashMap.newKeySet();
 
   private static final Object lock = new Object();
   private static volatile Boolean installed;
@@ -94,6 +102,21 @@ final class BlockingCallDetector implements Detector {
     return installed ? null : failure;
   }
 
+  /**
+   * The line for a blocking call outside the code under test, naming its first caller below the JDK, BlockHound and
+   * the guard; {@code null} when this call from this caller was said already in this JVM: a spin of the test's own on
+   * the loop would otherwise print a line per turn.
+   */
+  static String outsideLine(String call, String thread, StackTraceElement[] stack, int blocking) {
+    StackTraceElement from = Arrays.stream(stack, Math.max(0, blocking), stack.length)
+        .filter(f -> !NOT_A_CALLER.matcher(f.getClassName()).matches()).findFirst().orElse(null);
+    if (!toldOutside.add(call + " from " + from)) {
+      return null;
+    }
+    return "looplab: not graded, a blocking call outside the code under test: " + call + " on " + thread + " from "
+        + from + " (said once for this call and caller)";
+  }
+
   private static void onBlockingCall(BlockingMethod method) {
     Thread thread = Thread.currentThread();
     StackTraceElement[] stack = new Throwable().getStackTrace();
@@ -120,9 +143,10 @@ final class BlockingCallDetector implements Detector {
     if (learner < 0) {
       // Vert.x, Netty or the test itself, not the learner's code: not theirs to fix. Let it run,
       // since throwing inside Vert.x's own machinery (a close, say) could wedge it.
-      System.err.println("looplab: not graded, a blocking call outside the code under test: " + call
-          + " on " + thread.getName() + " from " + Arrays.stream(stack)
-          .filter(f -> !f.getClassName().matches("(java|jdk|sun|reactor|io\\.looplab\\.grader\\.guard)\\..*")).findFirst().orElse(null));
+      String line = outsideLine(call, thread.getName(), stack, blocking);
+      if (line != null) {
+        System.err.println(line);
+      }
       return;
     }
     if (CodeUnderTest.isWarmingUp(stack, learner)) {
