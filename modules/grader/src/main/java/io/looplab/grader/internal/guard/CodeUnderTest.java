@@ -83,6 +83,12 @@ public final class CodeUnderTest {
         && learners.computeIfAbsent(topLevel(className), CodeUnderTest::compiledFromLearnersSources);
   }
 
+  /** Whether {@code className} is in the watched package: a class the learner may have written (a cheap first test). */
+  static boolean inWatchedPackage(String className) {
+    String prefix = packagePrefix;
+    return !prefix.isEmpty() && className.startsWith(prefix);
+  }
+
   /**
    * {@link #isLearnersClass} for a class the JVM is defining right now, which cannot be loaded to ask where it came
    * from: {@code location} is its code source, as a class file transformer is given it. The same rule.

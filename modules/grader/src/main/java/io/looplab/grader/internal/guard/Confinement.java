@@ -7,12 +7,15 @@ import io.vertx.core.Verticle;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,6 +33,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * of an event-loop context; for a worker or a virtual-thread context, whose tasks run on several threads one at a
  * time, the current context alone decides. The test's own thread is never judged: a test may read the learner's
  * state when it has waited for it. Each field is reported once per verticle.
+ *
+ * <p>The learner's own objects that a verticle holds (a tally, a cache of the learner's class in one of its fields)
+ * belong to the verticle's context too, and are judged the same way: an object of the learner's is held once it is
+ * found in a field of the verticle when it starts, or read from or written into a field of an object the context
+ * owns, on that context. An object found held by two contexts (handed to two verticles, or sent from one to another
+ * over the event bus) is shared on purpose and no longer judged: the detector only flags what it can prove is one
+ * context's state.
  *
  * <p>Public only because the rewritten classes call it; nothing else should.
  */
@@ -83,6 +93,20 @@ public final class Confinement {
     GuardSession.ifOpen(session -> session.verticles().started(self, root));
   }
 
+  /**
+   * Before a PUTFIELD of a reference that may be one of the learner's objects: judged as {@link #write(Object, int)},
+   * and a learner's object written into a field of an object the current context owns is held by that context.
+   */
+  public static void write(Object object, Object value, int field) {
+    write(object, field);
+    if (value != null && isLearnersObject(value)) {
+      Owner holder = ownerOf(object);
+      if (holder != null && holder.isCurrent()) {
+        GuardSession.ifOpen(session -> session.verticles().held(value, holder, fields[field].display()));
+      }
+    }
+  }
+
   /** Before a PUTFIELD on {@code object}. */
   public static void write(Object object, int field) {
     Owner owner = ownerOf(object);
@@ -102,7 +126,13 @@ public final class Confinement {
       return;
     }
     Owner owner = ownerOf(object);
-    if (owner == null || !CONTAINER.get(value.getClass())) {
+    if (owner == null) {
+      return;
+    }
+    if (!CONTAINER.get(value.getClass())) {
+      if (owner.isCurrent() && isLearnersObject(value)) {
+        GuardSession.ifOpen(session -> session.verticles().held(value, owner, fields[field].display()));
+      }
       return;
     }
     FieldRef ref = fields[field];
@@ -125,6 +155,22 @@ public final class Confinement {
       fields = now;
       return fieldCount++;
     }
+  }
+
+  /**
+   * Whether a field of this type may hold one of the learner's own objects (a type of the watched package, or Object):
+   * reads and writes of it are told, so that the object is held by the context that reaches it.
+   */
+  static boolean mayHoldLearnersObject(String descriptor) {
+    return descriptor.equals("Ljava/lang/Object;") || descriptor.startsWith("L") && descriptor.endsWith(";")
+        && CodeUnderTest.inWatchedPackage(descriptor.substring(1, descriptor.length() - 1).replace('/', '.'));
+  }
+
+  /** An object of a class the learner wrote, other than a verticle (verticles are owned when they start). */
+  private static boolean isLearnersObject(Object value) {
+    Class<?> type = value.getClass();
+    return !type.isHidden() && !type.isEnum() && !type.isRecord() && !(value instanceof Verticle)
+        && !(value instanceof Deployable) && CodeUnderTest.isLearnersClass(type.getName());
   }
 
   /** Whether a field of this type may hold a container: the reads worth a call. */
@@ -181,11 +227,13 @@ public final class Confinement {
         || !CodeUnderTest.isTestClass(stack[outer + 1].getClassName())) {
       return false;
     }
-    Object object = owner.object.get();
     String entered = stack[outer].getClassName();
-    for (Class<?> c = object == null ? null : object.getClass(); c != null; c = c.getSuperclass()) {
-      if (c.getName().equals(entered)) {
-        return true;
+    for (Owner o = owner; o != null; o = o.holder) {
+      Object object = o.object.get();
+      for (Class<?> c = object == null ? null : object.getClass(); c != null; c = c.getSuperclass()) {
+        if (c.getName().equals(entered)) {
+          return true;
+        }
       }
     }
     return false;
@@ -207,28 +255,100 @@ public final class Confinement {
     return type.isArray() ? type.getComponentType().getSimpleName() + "[]" : type.getName();
   }
 
-  /** The verticles of a test class's session and the contexts that own them. */
+  /**
+   * The verticles of a test class's session and the contexts that own them, and the learner's objects they hold.
+   */
   static final class Owners {
+    /** The verticles: read without a lock on every rewritten access, so the array is replaced, never changed. */
     private volatile Owner[] owners = new Owner[0];
+    /** The learner's objects held by a context, by identity and weakly; {@link #SHARED} once two contexts hold one. */
+    private final Map<HeldKey, Owner> held = new ConcurrentHashMap<>();
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
 
     /** A verticle started on {@code root}: its owner from now on, in place of any earlier one. */
-    synchronized void started(Object self, ContextInternal root) {
+    void started(Object self, ContextInternal root) {
+      Owner owner;
+      synchronized (this) {
+        owner = register(self, root);
+      }
+      holdWhatItHolds(self, owner);
+    }
+
+    private Owner register(Object self, ContextInternal root) {
       List<Owner> kept = new ArrayList<>();
       for (Owner o : owners) {
         Object object = o.object.get();
         if (object == self && o.context.get() == root) {
-          return;
+          return o;
         }
         if (object != null && object != self && o.context.get() != null) {
           kept.add(o);
         }
       }
-      kept.add(new Owner(self, root, Thread.currentThread().getName()));
+      // Restarted on another context: what it held belonged to the old one.
+      held.values().removeIf(o -> o.holder != null && o.holder.object.get() == self);
+      Owner owner = new Owner(self, root, Thread.currentThread().getName(), null, null);
+      kept.add(owner);
       owners = kept.toArray(new Owner[0]);
+      return owner;
     }
 
-    /** Read without a lock on every rewritten access, so the array is replaced, never changed. */
+    /** The learner's objects in the fields of a verticle as it starts (those set by its constructor). */
+    private void holdWhatItHolds(Object self, Owner owner) {
+      for (Class<?> c = self.getClass(); c != null && CodeUnderTest.isLearnersClass(c.getName());
+           c = c.getSuperclass()) {
+        for (Field f : c.getDeclaredFields()) {
+          if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+            continue;
+          }
+          try {
+            f.setAccessible(true);
+            Object value = f.get(self);
+            if (value != null && isLearnersObject(value)) {
+              held(value, owner, FieldRef.simpleName(c.getName()) + "." + f.getName());
+            }
+          } catch (RuntimeException | IllegalAccessException unreadable) {
+            // not held: not judged
+          }
+        }
+      }
+    }
+
+    /**
+     * {@code value} reached on {@code holder}'s context through {@code via}: held by that context from now on, unless
+     * another context holds it already, in which case it is shared and judged no more.
+     */
+    void held(Object value, Owner holder, String via) {
+      HeldKey key = new HeldKey(value, null);
+      Owner now = held.get(key);
+      ContextInternal root = holder.context.get();
+      if (now == SHARED || root == null || now != null && now.context.get() == root || find(value) != null) {
+        return;
+      }
+      synchronized (this) {
+        for (Reference<?> gone; (gone = collected.poll()) != null; ) {
+          held.remove(gone);
+        }
+        Owner before = held.get(key);
+        if (before == null || before != SHARED && before.context.get() == null) {
+          held.put(new HeldKey(value, collected), new Owner(value, root, holder.startThread, holder, via));
+        } else if (before != SHARED && before.context.get() != root) {
+          held.put(new HeldKey(value, collected), SHARED);
+        }
+      }
+    }
+
+    /** The owner of {@code object}, or null when it has none or is shared. */
     Owner ownerOf(Object object) {
+      Owner verticle = find(object);
+      if (verticle != null || held.isEmpty()) {
+        return verticle;
+      }
+      Owner holder = held.get(new HeldKey(object, null));
+      return holder == SHARED ? null : holder;
+    }
+
+    private Owner find(Object object) {
       for (Owner o : owners) {
         if (o.object.get() == object) {
           return o;
@@ -238,21 +358,56 @@ public final class Confinement {
     }
   }
 
-  /** A verticle and the context that owns it; both held weakly, as tests come and go. */
+  /** An object as a key by its identity, held weakly. */
+  private static final class HeldKey extends WeakReference<Object> {
+    private final int hash;
+
+    HeldKey(Object object, ReferenceQueue<Object> queue) {
+      super(object, queue);
+      this.hash = System.identityHashCode(object);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      Object mine = get();
+      return other instanceof HeldKey key && mine != null && mine == key.get();
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** The mark of an object that two contexts hold: never judged. */
+  private static final Owner SHARED = new Owner(new Object(), null, "", null, null);
+
+  /**
+   * A verticle, or an object of the learner's that a verticle holds, and the context that owns it; both held weakly,
+   * as tests come and go.
+   */
   private static final class Owner {
     final WeakReference<Object> object;
     final WeakReference<ContextInternal> context;
     final boolean eventLoop;
     final String startThread;
     final ThreadingModel model;
+    /** For a held object: the owner that holds it, and the field it was found in. Null for a verticle. */
+    final Owner holder;
+    final String via;
     final Set<FieldRef> reported = ConcurrentHashMap.newKeySet();
 
-    Owner(Object object, ContextInternal context, String startThread) {
+    Owner(Object object, ContextInternal context, String startThread, Owner holder, String via) {
       this.object = new WeakReference<>(object);
       this.context = new WeakReference<>(context);
-      this.eventLoop = context.isEventLoopContext();
-      this.model = context.threadingModel();
+      this.eventLoop = context != null && context.isEventLoopContext();
+      this.model = context == null ? null : context.threadingModel();
       this.startThread = startThread;
+      this.holder = holder;
+      this.via = via;
     }
 
     boolean isCurrent() {
@@ -261,11 +416,12 @@ public final class Confinement {
     }
 
     String belongsTo() {
+      String held = via == null ? "" : "the object is held by " + via + ", and ";
       if (eventLoop) {
-        return "the verticle belongs to its event loop, " + startThread;
+        return held + "the verticle belongs to its event loop, " + startThread;
       }
-      return model == ThreadingModel.VIRTUAL_THREAD ? "the verticle belongs to its virtual-thread context"
-          : "the verticle belongs to its worker context";
+      return held + (model == ThreadingModel.VIRTUAL_THREAD ? "the verticle belongs to its virtual-thread context"
+          : "the verticle belongs to its worker context");
     }
   }
 

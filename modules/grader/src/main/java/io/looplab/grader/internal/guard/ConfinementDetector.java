@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Installs the confinement detector: rewrites the learner's classes (the one rule, {@link CodeUnderTest}) so that each
- * write of an instance field, and each read of a field that may hold a container, first tells {@link Confinement},
+ * write of an instance field, and each read of a field that may hold a container or one of the learner's own
+ * objects, first tells {@link Confinement},
  * which judges the thread. Only the learner's classes are rewritten, never the tests, Vert.x or the JDK, with the ASM
  * that Byte Buddy carries. A class loaded after the guard starts is rewritten as it loads; a class already loaded
  * (the test class refers to it) is retransformed: the rewrite only adds instructions inside existing methods, never
@@ -187,6 +188,16 @@ public final class ConfinementDetector implements Detector {
 
     @Override
     public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+      if (opcode == Opcodes.PUTFIELD && Confinement.mayHoldLearnersObject(descriptor)) {
+        int id = Confinement.field(loader, owner, name, descriptor);
+        // [object, value] -> [object, value, object, value] -> check -> [object, value]
+        super.visitInsn(Opcodes.DUP2);
+        super.visitLdcInsn(id);
+        super.visitMethodInsn(Opcodes.INVOKESTATIC, RUNTIME, "write", "(Ljava/lang/Object;Ljava/lang/Object;I)V",
+            false);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+        return;
+      }
       if (opcode == Opcodes.PUTFIELD) {
         int id = Confinement.field(loader, owner, name, descriptor);
         if (descriptor.equals("J") || descriptor.equals("D")) {
@@ -204,7 +215,8 @@ public final class ConfinementDetector implements Detector {
         super.visitFieldInsn(opcode, owner, name, descriptor);
         return;
       }
-      if (opcode == Opcodes.GETFIELD && Confinement.mayHoldContainer(descriptor)) {
+      if (opcode == Opcodes.GETFIELD
+          && (Confinement.mayHoldContainer(descriptor) || Confinement.mayHoldLearnersObject(descriptor))) {
         int id = Confinement.field(loader, owner, name, descriptor);
         // [object] -> [object, object] -> [object, value] -> [value, object, value] -> check -> [value]
         super.visitInsn(Opcodes.DUP);

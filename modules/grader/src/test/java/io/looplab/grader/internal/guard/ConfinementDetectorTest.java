@@ -93,6 +93,36 @@ class ConfinementDetectorTest {
   }
 
   @Test
+  @DisplayName("a field of the learner's own object, held by a verticle from its constructor, written on a plain "
+      + "thread is reported, naming the field that holds it")
+  void heldObjectOnPlainThread() {
+    assertViolation("touchesHeldObjectOnPlainThread",
+        "ConfinedVerticles.Tally.visits was written by add() at ConfinedVerticles.java:", "(thread directory-client-5)",
+        "the object is held by ConfinedVerticles.TallyOnPlainThread.tally, and the verticle belongs to its event loop");
+  }
+
+  @Test
+  @DisplayName("a field of the learner's own object, made in start(), written inside executeBlocking is reported")
+  void heldObjectOnWorker() {
+    assertViolation("touchesHeldObjectOnWorker", "ConfinedVerticles.Tally.visits was written by add()",
+        "(thread vert.x-worker-thread-", "the object is held by ConfinedVerticles.TallyOnWorker.tally");
+  }
+
+  @Test
+  @DisplayName("an object made and changed on a worker, then handed to the context as executeBlocking's result, is "
+      + "not reported")
+  void objectMadeOnAWorkerIsQuiet() {
+    assertPasses("handsOverAnObjectMadeOnAWorker");
+  }
+
+  @Test
+  @DisplayName("an object of the learner's that two verticles on two event loops share on purpose, under a lock, is "
+      + "not reported")
+  void sharedObjectIsQuiet() {
+    assertPasses("sharesALockedObjectBetweenTwoEventLoops");
+  }
+
+  @Test
   @DisplayName("a result handed back with context.runOnContext is not reported")
   void runOnContextIsQuiet() {
     assertPasses("handsBackWithRunOnContext");
