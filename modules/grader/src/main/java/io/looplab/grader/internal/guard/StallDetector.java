@@ -4,9 +4,7 @@ import io.vertx.core.impl.VertxThread;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.threadchecker.BlockedThreadEvent;
 
-import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,9 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *       computing; a holder that was only descheduled is the machine's doing. Such a thread needs no CPU evidence of its task; BlockHound misses monitor entry
  *       and unmarked native I/O, and this is what catches them. A wait inside a thread pool's {@code execute} (its
  *       queue's lock, held for moments by the pool's own threads) is the pool's, not evidence against the learner;</li>
- *   <li><b>it computes</b>: the thread really spent that time on the CPU. On a shared, busy machine a runnable thread
- *       can be descheduled for a hundred milliseconds without doing anything wrong; wall-clock time alone would blame
- *       the learner for that.</li>
+ *   <li><b>it computes</b>: the thread really spent that time on the CPU: half the stall limit of CPU time after the
+ *       task was first seen. On a shared, busy machine a runnable thread can be descheduled for a hundred
+ *       milliseconds without doing anything wrong; wall-clock time alone would blame the learner for that, and so
+ *       would a share of a short window (a correct start() of 2 ms of CPU, stretched to 204 ms by a crowded machine,
+ *       ran 2 ms of it in one 20 ms stretch and was reported, in CI). A task that keeps computing reaches the CPU
+ *       time however little of a core it gets; a task that does not was the machine's.</li>
  * </ul>
  * A task's time leaves out the JVM's garbage-collection pauses ({@link GcPauses}): while the JVM is stopped, the task
  * does nothing.
@@ -34,27 +35,26 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StallDetector implements Detector {
 
   /**
-   * The share of wall time that must be CPU time. A loop that is descheduled, throttled with the rest of its
-   * container, or parked inside the JVM gains next to none; a spinning loop is near 1 on an idle machine and still
-   * gets a sixth of a core at a load average of 12 on 2 cores. So the line is drawn low.
+   * The share of a check's interval that a thread must spend on the CPU to count as running in it, not waiting: a
+   * loop that is descheduled, throttled with the rest of its container, or parked inside the JVM gains next to none;
+   * a spinning loop is near 1 on an idle machine and still gets a sixth of a core at a load average of 12 on 2 cores.
+   * So the line is drawn low.
    */
   private static final double MIN_CPU_SHARE = 0.1;
-
-  /** How long the loop must have been seen computing, at least, before it is blamed. */
-  private static final long MIN_BUSY_WINDOW_NANOS = 15_000_000;
 
   /** How many checks in a row must find the loop waiting, below the learner's code, before it is blamed. */
   private static final int MIN_WAITING_SIGHTINGS = 2;
 
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
   /**
-   * What was seen of the current long task of each loop: when it started, its CPU time when first seen, a moving
-   * baseline (wall and CPU time) that restarts whenever the loop is seen waiting rather than computing, and how many
-   * checks in a row have found it waiting.
+   * What was seen of the current long task of each loop: when it started, its CPU time when first seen, how many
+   * checks in a row have found it waiting, and the time and CPU time of the last check.
    */
-  private record Sighting(long taskStart, long firstCpuNanos, long wallNanos, long cpuNanos, int waiting,
-                          long tickNanos, long tickCpuNanos, boolean reported) {
+  private record Sighting(long taskStart, long firstCpuNanos, int waiting, long tickNanos, long tickCpuNanos,
+                          boolean reported) {
+
+    Sighting reportedNow() {
+      return new Sighting(taskStart, firstCpuNanos, waiting, tickNanos, tickCpuNanos, true);
+    }
   }
 
   /** For a loop seen BLOCKED: the thread holding the monitor it waits for, and that thread's CPU time then. */
@@ -68,14 +68,17 @@ final class StallDetector implements Detector {
   private final long stuckNanos = Math.max(GuardSettings.stuckMillis(), GuardSettings.stallMillis()) * 1_000_000;
   /** The loops this detector found stuck, with the task each was stuck in, so that each is reported once. */
   private final Map<Thread, Long> stuck = new ConcurrentHashMap<>();
-  private final boolean cpuTimeAvailable = THREADS.isThreadCpuTimeSupported();
   private final GcPauses pauses = GcPauses.instance();
+  private final ThreadReadings readings;
 
   StallDetector() {
+    this(ThreadReadings.jvm());
+  }
+
+  StallDetector(ThreadReadings readings) {
+    this.readings = readings;
     // The first CPU-time reading sets up the JVM's management beans; pay for it now, not on the checker's thread.
-    if (cpuTimeAvailable) {
-      THREADS.getThreadCpuTime(Thread.currentThread().getId());
-    }
+    readings.cpuNanos(Thread.currentThread().getId());
   }
 
   @Override
@@ -98,8 +101,8 @@ final class StallDetector implements Detector {
     if (!(event.thread() instanceof VertxThread thread) || thread.isWorker()) {
       return; // worker threads exist to block
     }
-    long taskStart = thread.startTime();
-    long now = System.nanoTime();
+    long taskStart = readings.taskStart(thread);
+    long now = readings.nanoTime();
     Sighting known = sightings.get(thread);
     if (known != null && known.reported() && known.taskStart() == taskStart && taskStart != 0) {
       // Reported already: all that is left to learn is whether the task ends. No stack is taken: a loop stuck for
@@ -111,9 +114,9 @@ final class StallDetector implements Detector {
       }
       return;
     }
-    long cpu = cpuTimeAvailable ? THREADS.getThreadCpuTime(thread.getId()) : -1;
+    long cpu = readings.cpuNanos(thread.getId());
     // State and stack in one snapshot, so that "BLOCKED" and the frames it is blocked in agree.
-    ThreadInfo info = THREADS.getThreadInfo(thread.getId(), Integer.MAX_VALUE);
+    ThreadInfo info = readings.info(thread.getId());
     if (info == null) {
       return;
     }
@@ -125,7 +128,7 @@ final class StallDetector implements Detector {
     Sighting seen = sightings.get(thread);
     if (seen == null || seen.taskStart() != taskStart) {
       // The first sighting of this task gives the baselines for its CPU time, and may be its first wait.
-      sightings.put(thread, new Sighting(taskStart, cpu, now, cpu, waiting == null ? 0 : 1, now, cpu, false));
+      sightings.put(thread, new Sighting(taskStart, cpu, waiting == null ? 0 : 1, now, cpu, false));
       return;
     }
     // Waiting in a row means: found waiting now and at the last check, and next to no CPU used in between. A loop
@@ -133,8 +136,7 @@ final class StallDetector implements Detector {
     boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * running(seen.tickNanos(), now);
     boolean holderAccountable = holderIsAccountable(thread, info, now - seen.tickNanos());
     int waitingInARow = waiting == null ? 0 : idleSinceLastCheck && holderAccountable ? seen.waiting() + 1 : 1;
-    seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(), waitingInARow,
-        now, cpu, seen.reported());
+    seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), waitingInARow, now, cpu, seen.reported());
     sightings.put(thread, seen);
     if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
       return;
@@ -166,7 +168,7 @@ final class StallDetector implements Detector {
           : new Violation(Violation.Kind.WAITING_STALL, thread.getName(), what, site.where(), site.callFrom()));
       return;
     }
-    if (waiting != null || cpuTimeAvailable && cpu >= 0 && !isComputing(thread, seen, now, cpu)) {
+    if (waiting != null || cpu >= 0 && !isComputing(seen, cpu)) {
       return;
     }
     markReported(thread, seen);
@@ -186,15 +188,15 @@ final class StallDetector implements Detector {
    */
   private boolean holderIsAccountable(Thread loop, ThreadInfo info, long sinceLastCheckNanos) {
     long owner = info.getThreadState() == Thread.State.BLOCKED ? info.getLockOwnerId() : -1;
-    if (owner < 0 || !cpuTimeAvailable) {
+    if (owner < 0) {
       holders.remove(loop);
       return true;
     }
-    long ownerCpu = THREADS.getThreadCpuTime(owner);
+    long ownerCpu = readings.cpuNanos(owner);
     Holder before = holders.put(loop, new Holder(owner, ownerCpu));
-    ThreadInfo holder = THREADS.getThreadInfo(owner);
+    ThreadInfo holder = readings.info(owner);
     if (holder == null || ownerCpu < 0) {
-      return true; // it has just ended: nothing says the machine is to blame
+      return true; // it has just ended, or the JVM cannot tell its CPU time: nothing says the machine is to blame
     }
     boolean waitsItself = holder.getThreadState() != Thread.State.RUNNABLE || holder.isInNative();
     boolean computed = before != null && before.threadId() == owner
@@ -208,8 +210,7 @@ final class StallDetector implements Detector {
   }
 
   private void markReported(Thread thread, Sighting seen) {
-    sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), seen.wallNanos(), seen.cpuNanos(),
-        seen.waiting(), seen.tickNanos(), seen.tickCpuNanos(), true));
+    sightings.put(thread, seen.reportedNow());
   }
 
   /** What the loop is waiting for, in words, or null when it is runnable (computing, or descheduled). */
@@ -244,11 +245,11 @@ final class StallDetector implements Detector {
    * on Vert.x's shared-server map, 64 to 789 ms under load, below a correct start()). A monitor the learner's code
    * enters, or one a thread holds while it runs the learner's code, is still evidence.
    */
-  private static boolean isVertxsOwnLock(ThreadInfo info, StackTraceElement[] stack) {
+  private boolean isVertxsOwnLock(ThreadInfo info, StackTraceElement[] stack) {
     if (info.getThreadState() != Thread.State.BLOCKED || stack.length == 0 || !isVertxOrNetty(stack[0])) {
       return false;
     }
-    ThreadInfo holder = info.getLockOwnerId() < 0 ? null : THREADS.getThreadInfo(info.getLockOwnerId(), Integer.MAX_VALUE);
+    ThreadInfo holder = info.getLockOwnerId() < 0 ? null : readings.info(info.getLockOwnerId());
     if (holder == null) {
       return false;
     }
@@ -288,20 +289,11 @@ final class StallDetector implements Detector {
   }
 
   /**
-   * Whether the loop is burning CPU, not waiting: either it has used half the stall limit of CPU since it was first
-   * seen (bursts on a crowded machine add up), or it ran for a fair part of a recent window. A loop seen waiting moves the
-   * window's start to now.
+   * Whether the loop has been computing: it used half the stall limit of CPU time since its task was first seen. That
+   * is CPU time, however it came (in one run on an idle machine, or in bursts on a crowded one), so a spin is blamed
+   * at the limit on an idle machine and later on a busy one, and a short task stretched by the machine never is.
    */
-  private boolean isComputing(Thread thread, Sighting seen, long now, long cpu) {
-    if (cpu - seen.firstCpuNanos() >= stallNanos / 2) {
-      return true;
-    }
-    long window = running(seen.wallNanos(), now);
-    if (cpu - seen.cpuNanos() < MIN_CPU_SHARE * window) {
-      sightings.put(thread, new Sighting(seen.taskStart(), seen.firstCpuNanos(), now, cpu, seen.waiting(),
-          seen.tickNanos(), seen.tickCpuNanos(), false));
-      return false;
-    }
-    return window >= MIN_BUSY_WINDOW_NANOS;
+  private boolean isComputing(Sighting seen, long cpu) {
+    return cpu - seen.firstCpuNanos() >= stallNanos / 2;
   }
 }
