@@ -41,6 +41,11 @@ public record Exercise(String id, String title, Path dir, int timeoutSeconds, Li
     return JavaRuntimes.javaFor(minimumJava);
   }
 
+  /** {@link #java()}, or a {@link UsageError} that names the JDK it needs; a caller checks {@link #runsHere()} first. */
+  public Path launcher() {
+    return java().orElseThrow(() -> new UsageError(JavaRuntimes.missing(this)));
+  }
+
   /** Whether it can be graded here: a JDK new enough for it was found. */
   public boolean runsHere() {
     return java().isPresent();

@@ -36,6 +36,12 @@ public final class FileTrees {
     copy(from, dir);
   }
 
+  /** Deletes {@code dir} and everything in it, then makes it again, empty; returns it. */
+  public static Path fresh(Path dir) throws IOException {
+    delete(dir);
+    return Files.createDirectories(dir);
+  }
+
   /** Deletes {@code dir} and everything in it; nothing happens when it does not exist. */
   public static void delete(Path dir) throws IOException {
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {

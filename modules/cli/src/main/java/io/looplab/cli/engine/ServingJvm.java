@@ -65,7 +65,7 @@ final class ServingJvm {
     }
   }
 
-  /** How long the JVM waited for a CPU during the job that ran into the time limit (see GradingEngine#tooBusy). */
+  /** How long the JVM waited for a CPU during the job that ran into the time limit (see ReportAssembly#tooBusy). */
   long cpuWaitOfLastJob() {
     return cpuWaitOfLastJob;
   }

@@ -28,9 +28,9 @@ class CpuWaitTest {
   @Test
   @DisplayName("a grading is the machine's only when it waited for a CPU for more than a quarter of its time limit")
   void tooBusyIsAQuarterOfTheLimit() {
-    assertFalse(GradingEngine.tooBusy(new ForkedJvm.Outcome(true, -1, 0, -1), 30), "unknown is not too busy");
-    assertFalse(GradingEngine.tooBusy(new ForkedJvm.Outcome(true, -1, 0, 7_500), 30));
-    assertTrue(GradingEngine.tooBusy(new ForkedJvm.Outcome(true, -1, 0, 7_501), 30));
+    assertFalse(ReportAssembly.tooBusy(new ForkedJvm.Outcome(true, -1, 0, -1), 30), "unknown is not too busy");
+    assertFalse(ReportAssembly.tooBusy(new ForkedJvm.Outcome(true, -1, 0, 7_500), 30));
+    assertTrue(ReportAssembly.tooBusy(new ForkedJvm.Outcome(true, -1, 0, 7_501), 30));
     assertEquals(-1, new ForkedJvm.Outcome(false, 0, 0).cpuWaitMillis(), "a JVM not stopped was not measured");
   }
 }
