@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       and unmarked native I/O, and this is what catches them. A wait inside a thread pool's {@code execute} (its
  *       queue's lock, held for moments by the pool's own threads) is the pool's, not evidence against the learner;</li>
  *   <li><b>it computes</b>: the thread really spent that time on the CPU: half the stall limit of CPU time after the
- *       task was first seen. On a shared, busy machine a runnable thread can be descheduled for a hundred
+ *       task was first seen, or last seen loading or initialising a class (the JVM running library code for the
+ *       first time is not the learner's work). On a shared, busy machine a runnable thread can be descheduled for a hundred
  *       milliseconds without doing anything wrong; wall-clock time alone would blame the learner for that, and so
  *       would a share of a short window (a correct start() of 2 ms of CPU, stretched to 204 ms by a crowded machine,
  *       ran 2 ms of it in one 20 ms stretch and was reported, in CI). A task that keeps computing reaches the CPU
@@ -46,7 +47,8 @@ final class StallDetector implements Detector {
   private static final int MIN_WAITING_SIGHTINGS = 2;
 
   /**
-   * What was seen of the current long task of each loop: when it started, its CPU time when first seen, how many
+   * What was seen of the current long task of each loop: when it started, its CPU time when first seen (or last
+   * seen warming up), how many
    * checks in a row have found it waiting, and the time and CPU time of the last check.
    */
   private record Sighting(long taskStart, long firstCpuNanos, int waiting, long tickNanos, long tickCpuNanos,
@@ -136,12 +138,17 @@ final class StallDetector implements Detector {
     boolean idleSinceLastCheck = cpu < 0 || cpu - seen.tickCpuNanos() < MIN_CPU_SHARE * running(seen.tickNanos(), now);
     boolean holderAccountable = holderIsAccountable(thread, info, now - seen.tickNanos());
     int waitingInARow = waiting == null ? 0 : idleSinceLastCheck && holderAccountable ? seen.waiting() + 1 : 1;
-    seen = new Sighting(seen.taskStart(), seen.firstCpuNanos(), waitingInARow, now, cpu, seen.reported());
+    // A loop found loading or initialising a class is the JVM's first run of that code, not the learner's work: what
+    // the task computed so far does not count, and its CPU time is counted afresh from here (a cold JVM's first
+    // HttpServer.listen: about 95 ms of CPU and 370 classes, on the loop, below a correct start()).
+    boolean warmingUp = learnerFrame >= 0 && CodeUnderTest.isWarmingUp(stack, learnerFrame);
+    long cpuBaseline = warmingUp && cpu >= 0 ? cpu : seen.firstCpuNanos();
+    seen = new Sighting(seen.taskStart(), cpuBaseline, waitingInARow, now, cpu, seen.reported());
     sightings.put(thread, seen);
     if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
       return;
     }
-    if (learnerFrame < 0 || CodeUnderTest.isWarmingUp(stack, learnerFrame) || vertxsOwnLock) {
+    if (learnerFrame < 0 || warmingUp || vertxsOwnLock) {
       // not the code under test, the JVM loading classes, or a wait on Vert.x's own lock (whatever CPU the task
       // used before it, it is not computing now): ask again on the next tick
       return;
@@ -289,7 +296,8 @@ final class StallDetector implements Detector {
   }
 
   /**
-   * Whether the loop has been computing: it used half the stall limit of CPU time since its task was first seen. That
+   * Whether the loop has been computing: it used half the stall limit of CPU time since its task was first seen (or
+   * last seen warming up). That
    * is CPU time, however it came (in one run on an idle machine, or in bursts on a crowded one), so a spin is blamed
    * at the limit on an idle machine and later on a busy one, and a short task stretched by the machine never is.
    */

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * computes inside a learner's frame, so that its stack and state are real; its CPU time and the clock are played
  * tick by tick, as the blocked-thread checker would see them every 10 ms, so that each case is the same every run.
  */
+@Timeout(30)
 class StallJudgmentTest {
 
   private static final long MS = 1_000_000;
@@ -35,14 +37,8 @@ class StallJudgmentTest {
   private GuardSession session;
 
   @BeforeEach
-  void startALoopThatComputes() throws InterruptedException {
+  void openASession() {
     CodeUnderTest.watchPackage("io.looplab.grader.fixtures");
-    CountDownLatch started = new CountDownLatch(1);
-    loop = new VertxThread(() -> Computing.until(stop, started), "vert.x-eventloop-thread-judged", false, 2,
-        TimeUnit.SECONDS);
-    loop.setDaemon(true);
-    loop.start();
-    assertTrue(started.await(10, TimeUnit.SECONDS), "the loop thread did not start");
     session = GuardSession.open();
   }
 
@@ -50,13 +46,30 @@ class StallJudgmentTest {
   void stopTheLoop() throws InterruptedException {
     session.close();
     stop.set(true);
-    loop.join(10_000);
+    ColdLibrary.Gate.INITIALISED.set(true);
+    if (loop != null) {
+      loop.join(10_000);
+    }
+  }
+
+  /** A loop thread that runs {@code body}, a learner's code, as one long task. */
+  private void startLoop(Runnable body) {
+    loop = new VertxThread(body, "vert.x-eventloop-thread-judged", false, 2, TimeUnit.SECONDS);
+    loop.setDaemon(true);
+    loop.start();
+  }
+
+  private void startLoopThatComputes() throws InterruptedException {
+    CountDownLatch started = new CountDownLatch(1);
+    startLoop(() -> Computing.until(stop, started));
+    assertTrue(started.await(10, TimeUnit.SECONDS), "the loop thread did not start");
   }
 
   @Test
   @DisplayName("a short task that a crowded machine stretches to 300 ms is not a stall, though it runs its 2 ms of "
       + "CPU in one burst")
-  void stretchedShortTaskIsNotAStall() {
+  void stretchedShortTaskIsNotAStall() throws InterruptedException {
+    startLoopThatComputes();
     // What CI saw: a correct start() of about 2 ms of CPU, descheduled for most of 204 ms, ran in one 20 ms stretch.
     Played played = play(30, tick -> tick < 10 ? 0 : tick < 12 ? (tick - 9) * MS : 2 * MS);
     assertEquals(List.of(), played.violations(), "a task that used 2 ms of CPU kept nothing busy");
@@ -64,7 +77,8 @@ class StallJudgmentTest {
 
   @Test
   @DisplayName("a spin that gets a sixth of a core is a stall once it has computed for half the limit")
-  void slowSpinIsAStallOnceItComputed() {
+  void slowSpinIsAStallOnceItComputed() throws InterruptedException {
+    startLoopThatComputes();
     long perTick = TICK / 6;
     Played played = play(40, tick -> tick * perTick);
     assertEquals(1, played.violations().size(), "one stall, reported once: " + played.violations());
@@ -78,13 +92,49 @@ class StallJudgmentTest {
 
   @Test
   @DisplayName("a spin on an idle machine is a stall as soon as it has run for the limit")
-  void fullSpeedSpinIsAStallAtTheLimit() {
+  void fullSpeedSpinIsAStallAtTheLimit() throws InterruptedException {
+    startLoopThatComputes();
     Played played = play(20, tick -> tick * TICK);
     assertEquals(1, played.violations().size(), "one stall, reported once: " + played.violations());
     long wallWhenReported = FIRST_SIGHTING + played.reportedAtTick() * TICK;
     // A collection of this JVM not yet announced may put the judgment off by a check or two.
     assertTrue(wallWhenReported <= GuardSettings.stallMillis() * MS + 3 * TICK,
         "reported at " + wallWhenReported / MS + " ms of a task at full speed");
+  }
+
+  @Test
+  @DisplayName("a library initialising on a cold JVM is not the learner's stall: CPU time counts from when the loop "
+      + "was last seen loading or initialising a class")
+  void coldLibraryIsNotAStall() throws InterruptedException {
+    CountDownLatch computing = new CountDownLatch(1);
+    startLoop(() -> Computing.afterAColdStart(ColdLibrary::use, stop, computing));
+    assertTrue(ColdLibrary.Gate.INITIALISING.await(10, TimeUnit.SECONDS), "the library did not start initialising");
+    Script script = new Script(loop.getId());
+    StallDetector detector = new StallDetector(script);
+    int tick = 0;
+    for (; tick < 15; tick++) {  // 150 ms of the library's initialiser, at full speed
+      check(detector, script, tick, tick * TICK);
+    }
+    assertEquals(List.of(), session.violations().since(0), "a library's first initialisation is the JVM's work");
+
+    ColdLibrary.Gate.INITIALISED.set(true);
+    assertTrue(computing.await(10, TimeUnit.SECONDS), "the learner's code did not go on after the library");
+    for (; tick < 17; tick++) {  // 10 and 20 ms of the learner's own computing
+      check(detector, script, tick, tick * TICK);
+    }
+    assertEquals(List.of(), session.violations().since(0), "20 ms of the learner's own CPU time is no stall");
+    for (; tick < 30; tick++) {
+      check(detector, script, tick, tick * TICK);
+    }
+    assertEquals(1, session.violations().since(0).size(), "the learner's computing that goes on is a stall: "
+        + session.violations().since(0));
+    assertTrue(session.violations().since(0).get(0).toString().contains("Computing.java"),
+        "named at the learner's line: " + session.violations().since(0));
+  }
+
+  private void check(StallDetector detector, Script script, int tick, long cpuSinceFirstSighting) {
+    script.at(FIRST_SIGHTING + tick * TICK, cpuSinceFirstSighting);
+    detector.onBlocked(new BlockedThreadEvent(loop, script.now - script.taskStart, 2_000 * MS, 5_000 * MS));
   }
 
   /** The loop's CPU time (since the task was first seen) at each check, by the check's number from 0. */
@@ -102,8 +152,7 @@ class StallJudgmentTest {
     StallDetector detector = new StallDetector(script);
     int reportedAt = -1;
     for (int tick = 0; tick < ticks; tick++) {
-      script.at(FIRST_SIGHTING + tick * TICK, cpu.nanos(tick));
-      detector.onBlocked(new BlockedThreadEvent(loop, script.now - script.taskStart, 2_000 * MS, 5_000 * MS));
+      check(detector, script, tick, cpu.nanos(tick));
       if (reportedAt < 0 && !session.violations().since(0).isEmpty()) {
         reportedAt = tick;
       }
