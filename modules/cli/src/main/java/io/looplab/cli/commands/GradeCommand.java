@@ -111,6 +111,8 @@ public final class GradeCommand implements Runnable {
         + (confined != null ? ", each in a sandbox (bubblewrap: read-only files, loopback only)" : ""));
     Results results = new Results(kit);
     List<ExerciseResult> reports = new ArrayList<>();
+    int titleWidth = console.titleWidth(chosen.stream().mapToInt(e -> e.title().length()).max().orElse(0),
+        Console.EXERCISE_LINE_RESERVE);
     try (GradingEngine grader = new GradingEngine(kit, false, confined)) {
       for (int i = 0; i < chosen.size(); i++) {
         ExerciseResult r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
@@ -118,7 +120,7 @@ public final class GradeCommand implements Runnable {
         if (target.isLearnersOwnCopy()) {
           results.save(r);
         }
-        console.exerciseLine(r);
+        console.exerciseLine(r, titleWidth);
         console.testLines(r, true);
       }
     }

@@ -7,6 +7,7 @@ import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
+import io.looplab.cli.engine.TextLayout;
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.ExerciseStatus;
 import io.looplab.report.TestResult;
@@ -189,9 +190,11 @@ final class WatchLoop {
     });
   }
 
+  /** Three short lines, each under 80 columns but for the title, which is clipped to the terminal. */
   private void announce(Exercise exercise) {
-    console.line("Watching " + exercise.id() + ": " + exercise.title() + ". Edit exercises/" + exercise.id()
-        + "/src/main and save; read its README.md for the task. " + KEYS);
+    console.line(TextLayout.clip("Watching " + exercise.id() + ": " + exercise.title(), console.width()));
+    console.line("Edit exercises/" + exercise.id() + "/src/main and save; its README.md has the task.");
+    console.line(KEYS);
   }
 
   /** The verdict in one status line, then the first thing to fix. */
