@@ -201,15 +201,22 @@ final class WatchLoop {
   private void show(Exercise exercise, ExerciseResult report, long changedAt) {
     String after = timing && changedAt != NOT_A_SAVE ? String.format(" (%.2f s after the save)",
         (System.currentTimeMillis() - changedAt) / 1000.0) : "";
+    verdict(console, exercise.id(), report, after);
+  }
+
+  /** What watch prints for one grading: a status line ({@code after}: the time since the save, or nothing). */
+  static void verdict(Console console, String exerciseId, ExerciseResult report, String after) {
     long passed = report.tests().stream().filter(TestResult::passed).count();
-    String head = console.mark(report.isComplete()) + " " + exercise.id() + " "
+    String head = console.mark(report.isComplete()) + " " + exerciseId + " "
         + console.score(report.points(), report.max());
     if (report.isComplete()) {
       console.line(head + " full marks" + after);
       return;
     }
     if (report.status() == ExerciseStatus.COMPILE_ERROR) {
-      console.line(head + " does not compile" + after + ": " + report.message());
+      // The message says it in the words check and grade use ("Your code does not compile: ..."), errors below.
+      console.line(head + " · compile-error" + after);
+      console.wrapped(report.message(), "    ");
       return;
     }
     Optional<TestResult> first = report.tests().stream().filter(t -> !t.passed()).findFirst();
