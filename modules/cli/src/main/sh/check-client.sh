@@ -17,7 +17,7 @@ stop_server() {
 # and the next grading JVM started: the answer comes in a fraction of the time. Returns 1 to run the check here
 # instead. LOOPLAB_NO_SERVER=1 never uses it.
 check_with_server() {
-  local id="$1" port secret rest nonce rc_file err_file tty colour i
+  local id="$1" port secret rest nonce rc_file err_file tty colour screen columns stty_size i
   if ! [ -f "$server_file" ] || ! { read -r port secret rest <"$server_file" && { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; }; then
     mkdir -p "$here/target/lab"
     rm -f "$server_file"
@@ -35,7 +35,13 @@ check_with_server() {
   err_file="$here/target/lab/server-$nonce.err"
   tty=0; [ -t 1 ] && [ -z "${CI:-}" ] && tty=1
   colour=$tty; [ -n "${NO_COLOR:-}" ] && colour=0
-  printf '%s\n' "$secret" check "$id" "$tty" "$colour" "$rc_file" "$err_file" >&3
+  # The server has no terminal: it lays the answer out for ours, from the answers its TerminalWidth decides on
+  # (stty answers at once on a terminal, so it needs no time limit here).
+  screen=0; columns=""; stty_size=""
+  if [ -t 1 ]; then
+    screen=1; columns="${COLUMNS:-}"; stty_size="$(stty size </dev/tty 2>/dev/null || true)"
+  fi
+  printf '%s\n' "$secret" check "$id" "$tty" "$colour" "$rc_file" "$err_file" "$screen" "$columns" "$stty_size" >&3
   # cat runs in the background so that a signal interrupts `wait` at once (bash would run the trap only after a
   # foreground cat ends); closing the socket tells the server to stop the grading.
   cat <&3 &

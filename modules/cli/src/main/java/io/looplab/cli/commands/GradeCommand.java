@@ -12,6 +12,7 @@ import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
 import io.looplab.cli.formats.ResultFormat;
 import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,12 +25,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Grades every exercise (or some) of one target and prints the scoreboard; optionally writes the JSON report. */
+/**
+ * Grades every exercise (or some) of one target and prints the scoreboard, a line per exercise and the total; the
+ * failing tests' messages only when asked (--verbose, or the exercises named with --only). Optionally writes the JSON
+ * report, which always has everything.
+ */
 @Command(name = "grade",
-    description = "Grade exercises/ (or the solutions, or a submission) and print the scoreboard.",
+    description = "Grade exercises/ (or the solutions, or a submission) and print the scoreboard: a line per "
+        + "exercise, then the total. --verbose (or --only) adds what each failing test says.",
     footerHeading = "%nExamples:%n",
     footer = {"  ./lab grade                                  (your exercises/, every exercise)",
-        "  ./lab grade --only 02 --only 03              (some of them)",
+        "  ./lab grade --only 02 --only 03              (some of them, with what each failing test says)",
+        "  ./lab grade --verbose                        (every exercise, with what each failing test says)",
         "  ./lab grade --submission ../alice --json alice.json",
         "  ./lab grade --format junit --out TEST-looplab.xml   (also: exercism, gradescope, classroom)",
         "  ./lab grade --class ../class --out ../class-report   (one folder per learner; --jobs 4)",
@@ -47,8 +54,13 @@ public final class GradeCommand implements Runnable {
   Path submission;
 
   @Option(names = "--only", paramLabel = "ID",
-      description = "grade only this exercise: id, number or unique prefix (repeatable)")
+      description = "grade only this exercise, with what its failing tests say: id, number or unique prefix "
+          + "(repeatable)")
   List<String> only = new ArrayList<>();
+
+  @Option(names = "--verbose", description = "under each exercise, every failing test with its message (as --only "
+      + "does for the exercises it names)")
+  boolean verbose;
 
   @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON")
   Path json;
@@ -111,6 +123,9 @@ public final class GradeCommand implements Runnable {
         + (confined != null ? ", each in a sandbox (bubblewrap: read-only files, loopback only)" : ""));
     Results results = new Results(kit);
     List<ExerciseResult> reports = new ArrayList<>();
+    boolean details = verbose || !only.isEmpty();
+    int titleWidth = console.titleWidth(chosen.stream().mapToInt(e -> e.title().length()).max().orElse(0),
+        Console.EXERCISE_LINE_RESERVE);
     try (GradingEngine grader = new GradingEngine(kit, false, confined)) {
       for (int i = 0; i < chosen.size(); i++) {
         ExerciseResult r = grader.grade(chosen.get(i), target, console.progress(i + 1, chosen.size()));
@@ -118,11 +133,16 @@ public final class GradeCommand implements Runnable {
         if (target.isLearnersOwnCopy()) {
           results.save(r);
         }
-        console.exerciseLine(r);
-        console.testLines(r, true);
+        scoreboardLine(console, r, titleWidth, details);
       }
     }
     Scoreboard board = new Scoreboard(target.label(), reports);
+    if (!details && reports.stream().anyMatch(r -> !r.isComplete())) {
+      console.line("");
+      console.line("What each failing test says: ./lab grade --verbose" + (submission != null ? " --submission "
+          + submission : "") + " (every exercise), or --only ID (one)" + (json != null ? "; all of it is in "
+          + json : ""));
+    }
     console.line("");
     console.line(console.totalLine(board.points(), board.max()));
     if (json != null) {
@@ -132,6 +152,20 @@ public final class GradeCommand implements Runnable {
     if (format != null) {
       write(out, format.render(board));
       console.line("Report for " + format + " written to " + out);
+    }
+  }
+
+  /**
+   * An exercise's line of the scoreboard; with {@code details}, its failing tests and their messages under it.
+   * Without, what the exercise itself says still follows its line (why the grader could not grade it, which is no
+   * lost point; where its code or tests came from), but not a compiler's errors, which are the code's own details.
+   */
+  static void scoreboardLine(Console console, ExerciseResult r, int titleWidth, boolean details) {
+    console.exerciseLine(r, titleWidth);
+    if (details) {
+      console.testLines(r, true);
+    } else if (r.message() != null && r.status() != ExerciseStatus.COMPILE_ERROR) {
+      console.wrapped(r.message(), "      ");
     }
   }
 

@@ -7,6 +7,7 @@ import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
+import io.looplab.cli.engine.TextLayout;
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.ExerciseStatus;
 import io.looplab.report.TestResult;
@@ -189,24 +190,33 @@ final class WatchLoop {
     });
   }
 
+  /** Three short lines, each under 80 columns but for the title, which is clipped to the terminal. */
   private void announce(Exercise exercise) {
-    console.line("Watching " + exercise.id() + ": " + exercise.title() + ". Edit exercises/" + exercise.id()
-        + "/src/main and save; read its README.md for the task. " + KEYS);
+    console.line(TextLayout.clip("Watching " + exercise.id() + ": " + exercise.title(), console.width()));
+    console.line("Edit exercises/" + exercise.id() + "/src/main and save; its README.md has the task.");
+    console.line(KEYS);
   }
 
   /** The verdict in one status line, then the first thing to fix. */
   private void show(Exercise exercise, ExerciseResult report, long changedAt) {
     String after = timing && changedAt != NOT_A_SAVE ? String.format(" (%.2f s after the save)",
         (System.currentTimeMillis() - changedAt) / 1000.0) : "";
+    verdict(console, exercise.id(), report, after);
+  }
+
+  /** What watch prints for one grading: a status line ({@code after}: the time since the save, or nothing). */
+  static void verdict(Console console, String exerciseId, ExerciseResult report, String after) {
     long passed = report.tests().stream().filter(TestResult::passed).count();
-    String head = console.mark(report.isComplete()) + " " + exercise.id() + " "
+    String head = console.mark(report.isComplete()) + " " + exerciseId + " "
         + console.score(report.points(), report.max());
     if (report.isComplete()) {
       console.line(head + " full marks" + after);
       return;
     }
     if (report.status() == ExerciseStatus.COMPILE_ERROR) {
-      console.line(head + " does not compile" + after + ": " + report.message());
+      // The message says it in the words check and grade use ("Your code does not compile: ..."), errors below.
+      console.line(head + " · compile-error" + after);
+      console.wrapped(report.message(), "    ");
       return;
     }
     Optional<TestResult> first = report.tests().stream().filter(t -> !t.passed()).findFirst();

@@ -16,41 +16,62 @@ import java.util.Locale;
 /**
  * Everything the CLI prints: progress while it works, then results a learner can act on. Colour comes from
  * picocli's ANSI support: on a terminal only, never when {@code NO_COLOR} is set (no-color.org), and forced either
- * way with {@code -Dpicocli.ansi=true|false}.
+ * way with {@code -Dpicocli.ansi=true|false}. On a terminal everything fits its width ({@link TerminalWidth}): the
+ * progress line is clipped, messages are wrapped at spaces, tables give their titles less room; to a pipe or a file
+ * lines stay whole, for tools that read them.
  */
 public final class Console {
 
   /** The width of the id column: the longest id in the curriculum, 05-promises-and-composition. */
   public static final int ID_WIDTH = 27;
 
+  /** The room an exercise line keeps for its score and status: " 24/24  compile-error". */
+  public static final int EXERCISE_LINE_RESERVE = 21;
+
+  /** The most room a title takes in a table that no terminal limits (a pipe, a file). */
+  private static final int TITLE_WIDTH_UNLIMITED = 52;
+  /** A title column narrower than this says too little: the row goes without it. */
+  private static final int TITLE_WIDTH_MIN = 8;
+
   private final PrintStream out;
   private final boolean live;
   private final Ansi ansi;
+  private final int width;
   private String lastProgress = "";
 
-  /** Standard output, live and in colour when it is a terminal. */
+  /** Standard output, live and in colour when it is a terminal, and as wide as it is. */
   public Console() {
-    this(System.out, colours(), System.console() != null && Settings.CI.raw().isEmpty());
+    this(System.out, colours(), System.console() != null && Settings.CI.raw().isEmpty(),
+        System.console() != null ? TerminalWidth.ofThisTerminal() : TextLayout.UNLIMITED);
   }
 
-  /** Text to {@code out}, as a terminal of the given kind would show it: for the check server's clients. */
-  public static Console of(OutputStream out, boolean terminal, boolean colour) {
-    return new Console(out, colour ? Ansi.ON : Ansi.OFF, terminal);
+  /**
+   * Text to {@code out}, as a terminal of the given kind and width ({@link TextLayout#UNLIMITED} for none) would show
+   * it: for the check server's clients.
+   */
+  public static Console of(OutputStream out, boolean terminal, boolean colour, int width) {
+    return new Console(out, colour ? Ansi.ON : Ansi.OFF, terminal, width);
   }
 
   /** Plain text to {@code out}, one line per progress phase: for a test that reads what a command says. */
   public Console(OutputStream out) {
-    this(out, Ansi.OFF, false);
+    this(out, Ansi.OFF, false, TextLayout.UNLIMITED);
   }
 
   Console(Ansi ansi) {
-    this(System.out, ansi, false);
+    this(System.out, ansi, false, TextLayout.UNLIMITED);
   }
 
-  private Console(OutputStream out, Ansi ansi, boolean live) {
+  Console(OutputStream out, Ansi ansi, boolean live, int width) {
     this.out = new PrintStream(out, true, StandardCharsets.UTF_8);
     this.ansi = ansi;
     this.live = live;
+    this.width = width;
+  }
+
+  /** The columns a line may take, or {@link TextLayout#UNLIMITED}. */
+  public int width() {
+    return width;
   }
 
   private static Ansi colours() {
@@ -77,9 +98,18 @@ public final class Console {
     return out;
   }
 
+  /**
+   * One line; on a terminal, one too wide goes on over more lines, broken at spaces, two columns further in than
+   * it starts.
+   */
   public void line(String text) {
     clearProgress();
-    out.println(text);
+    if (width == TextLayout.UNLIMITED || (TextLayout.visibleLength(text) <= width && text.indexOf('\n') < 0)) {
+      out.println(text);
+      return;
+    }
+    String indent = text.substring(0, text.length() - text.stripLeading().length());
+    TextLayout.wrap(text.stripLeading(), width, indent, indent + "  ").forEach(out::println);
   }
 
   /** A line that rewrites itself on a terminal; elsewhere only each new phase is printed. */
@@ -87,7 +117,10 @@ public final class Console {
     return (exercise, doing) -> {
       String text = "  [" + index + "/" + count + "] " + exercise.id() + "  " + doing;
       if (live) {
-        out.print("\r\033[K" + text);
+        // One column short of the width: a line that fills the last column makes some terminals wrap at once, and
+        // each update after it would leave a line behind.
+        int room = width == TextLayout.UNLIMITED ? TextLayout.UNLIMITED : Math.max(1, width - 1);
+        out.print("\r\033[K" + TextLayout.clip(text, room));
         out.flush();
         lastProgress = text;
       } else {
@@ -118,19 +151,52 @@ public final class Console {
     return styled(points >= max ? "green" : points == 0 ? "red" : "yellow", text);
   }
 
+  /**
+   * The room for the titles of a table of exercises: the longest title, as much of it as fits beside the id and
+   * {@code reserve} columns for what follows it (or {@value #TITLE_WIDTH_UNLIMITED} when no terminal limits it);
+   * 0 when the terminal is too narrow for a useful title.
+   */
+  public int titleWidth(int longestTitle, int reserve) {
+    int room = width == TextLayout.UNLIMITED ? TITLE_WIDTH_UNLIMITED : width - rowPrefixWidth() - 1 - reserve;
+    int titleWidth = Math.min(longestTitle, room);
+    return titleWidth < TITLE_WIDTH_MIN ? 0 : titleWidth;
+  }
+
+  /**
+   * A row of a table of exercises: mark, id, the title in {@code titleWidth} columns (see {@link #titleWidth}), then
+   * {@code rest}. When {@code rest} is longer than the room kept for it, this row's title gives way, so that the row
+   * still fits the terminal.
+   */
+  public String row(String mark, String id, String title, int titleWidth, String rest) {
+    int room = titleWidth;
+    if (width != TextLayout.UNLIMITED) {
+      room = Math.min(room, width - rowPrefixWidth() - 1 - TextLayout.visibleLength(rest));
+    }
+    String prefix = String.format("  %s %-" + ID_WIDTH + "s ", mark, id);
+    if (room < TITLE_WIDTH_MIN) {
+      return prefix + rest;
+    }
+    return prefix + String.format("%-" + room + "s", TextLayout.clip(title, room)) + " " + rest;
+  }
+
+  /** "  ✓ " and the id column, and the space after it. */
+  private static int rowPrefixWidth() {
+    return 4 + ID_WIDTH + 1;
+  }
+
   /** One exercise on one line: mark, id, title, score and status. */
-  public void exerciseLine(ExerciseResult r) {
+  public void exerciseLine(ExerciseResult r, int titleWidth) {
     String points = String.format("%3d/%-3d", r.points(), r.max());
     boolean notGraded = r.status() == ExerciseStatus.ERROR;
-    line(String.format("  %s %-" + ID_WIDTH + "s %-42s %s %s", notGraded ? styled("yellow", "?") : mark(r.isComplete()),
-        r.id(), truncate(r.title(), 42), styled(r.isComplete() ? "green" : notGraded || r.points() > 0 ? "yellow"
-            : "red", points), notGraded ? "error: not graded (see why below; no point lost)" : r.status()));
+    String rest = styled(r.isComplete() ? "green" : notGraded || r.points() > 0 ? "yellow" : "red", points) + " "
+        + (notGraded ? "error: not graded" : r.status());
+    line(row(notGraded ? styled("yellow", "?") : mark(r.isComplete()), r.id(), r.title(), titleWidth, rest));
   }
 
   /** Every test of an exercise, with what each failing one says. */
   public void testLines(ExerciseResult r, boolean onlyFailures) {
     if (r.message() != null) {
-      line("      " + r.message());
+      wrap(r.message(), "      ");
     }
     if (r.status() == ExerciseStatus.COMPILE_ERROR) {
       // No test ran: one line, so that the compiler's message is not buried under a ✗ per test.
@@ -163,20 +229,8 @@ public final class Console {
   }
 
   private void wrap(String text, String indent) {
-    int width = 110;
-    for (String paragraph : text.split("\n")) {
-      StringBuilder current = new StringBuilder();
-      for (String word : paragraph.split(" ")) {
-        if (current.length() + word.length() + 1 > width - indent.length() && current.length() > 0) {
-          line(indent + current);
-          current.setLength(0);
-        }
-        current.append(current.length() == 0 ? "" : " ").append(word);
-      }
-      if (current.length() > 0) {
-        line(indent + current);
-      }
-    }
+    clearProgress();
+    TextLayout.wrap(text, width, indent).forEach(out::println);
   }
 
   /**
@@ -195,9 +249,5 @@ public final class Console {
   public String bar(double fraction, int width) {
     int filled = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width);
     return "[" + (filled == 0 ? "" : styled("green", "#".repeat(filled))) + "-".repeat(width - filled) + "]";
-  }
-
-  public static String truncate(String s, int n) {
-    return s.length() <= n ? s : s.substring(0, n - 1) + "…";
   }
 }

@@ -27,10 +27,58 @@ import java.util.stream.Stream;
 final class SourceCompiler {
 
   /**
-   * Whether it compiled, and if not the first error as {@code File.java:line: message}; when it did, the
-   * {@link ApiFingerprint} of what it compiled.
+   * Whether it compiled, and if not javac's errors, in its order; when it did, the {@link ApiFingerprint} of what it
+   * compiled.
    */
-  record Result(boolean ok, String firstError, int errorCount, String api) {
+  record Result(boolean ok, List<CompileError> errors, String api) {
+
+    /** At most this many errors are shown: the first few are the ones to fix, and the later often follow from them. */
+    static final int ERRORS_SHOWN = 5;
+    /**
+     * At most this many characters of errors are shown: with the words around them, a report's message stays under
+     * MessageLimit's 1,500, so the count of the rest is never what gets cut.
+     */
+    static final int ERRORS_BUDGET = 1_200;
+
+    Result {
+      errors = List.copyOf(errors);
+    }
+
+    /** The first error's first line, {@code File.java:line:column: error: message}, or null when it compiled. */
+    String firstError() {
+      return errors.isEmpty() ? null : errors.get(0).header();
+    }
+
+    int errorCount() {
+      return errors.size();
+    }
+
+    /**
+     * The errors as javac gives them, with each one's column, source line and caret: "2 errors", then each one;
+     * the first {@value #ERRORS_SHOWN} that fit in {@value #ERRORS_BUDGET} characters, then how many more there are.
+     * Null when it compiled.
+     */
+    String errorsAsJavacGivesThem() {
+      if (errors.isEmpty()) {
+        return null;
+      }
+      StringBuilder text = new StringBuilder(errors.size() + (errors.size() == 1 ? " error" : " errors"));
+      int shown = 0;
+      for (CompileError error : errors) {
+        String block = error.format();
+        if (shown == ERRORS_SHOWN || (shown > 0 && text.length() + 1 + block.length() > ERRORS_BUDGET)) {
+          break;
+        }
+        text.append('\n').append(block);
+        shown++;
+      }
+      int rest = errors.size() - shown;
+      if (rest > 0) {
+        text.append("\n... and ").append(rest).append(" more error").append(rest == 1 ? "" : "s")
+            .append(" (the first ones often cause the others: fix them and compile again)");
+      }
+      return text.toString();
+    }
   }
 
   private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -56,7 +104,7 @@ final class SourceCompiler {
         files = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
       }
       if (files.isEmpty()) {
-        return new Result(false, "no .java files in " + sources, 1, null);
+        return new Result(false, List.of(CompileError.of("no .java files in " + sources)), null);
       }
       DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
       StandardJavaFileManager fm = fileManager();
@@ -69,9 +117,9 @@ final class SourceCompiler {
       task.addTaskListener(api);
       boolean ok = task.call();
       copyResources(resources, output);
-      List<Diagnostic<? extends JavaFileObject>> errors = diagnostics.getDiagnostics().stream()
-          .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
-      return new Result(ok, errors.isEmpty() ? null : describe(errors.get(0)), errors.size(), ok ? api.digest() : null);
+      List<CompileError> errors = diagnostics.getDiagnostics().stream()
+          .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).map(SourceCompiler::describe).toList();
+      return new Result(ok, errors, ok ? api.digest() : null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -86,9 +134,36 @@ final class SourceCompiler {
     return fm;
   }
 
-  private static String describe(Diagnostic<? extends JavaFileObject> d) {
-    String file = d.getSource() == null ? "?" : Path.of(d.getSource().toUri()).getFileName().toString();
-    return file + ":" + d.getLineNumber() + ": " + d.getMessage(Locale.ENGLISH).lines().findFirst().orElse("");
+  static CompileError describe(Diagnostic<? extends JavaFileObject> d) {
+    String message = d.getMessage(Locale.ENGLISH);
+    if (d.getSource() == null) {
+      return CompileError.of(message);
+    }
+    String file = Path.of(d.getSource().toUri()).getFileName().toString();
+    long line = Math.max(0, d.getLineNumber());
+    long column = Math.max(0, d.getColumnNumber());
+    String sourceLine = null;
+    int caret = -1;
+    if (d.getPosition() != Diagnostic.NOPOS) {
+      try {
+        // The line around the error's position, from the text javac read (the file as it was compiled).
+        CharSequence content = d.getSource().getCharContent(true);
+        int position = (int) Math.min(d.getPosition(), content.length());
+        int start = position;
+        while (start > 0 && content.charAt(start - 1) != '\n' && content.charAt(start - 1) != '\r') {
+          start--;
+        }
+        int end = position;
+        while (end < content.length() && content.charAt(end) != '\n' && content.charAt(end) != '\r') {
+          end++;
+        }
+        sourceLine = content.subSequence(start, end).toString();
+        caret = position - start;
+      } catch (IOException e) {
+        // the file went away since: the error without its line
+      }
+    }
+    return new CompileError(file, line, column, message, sourceLine, caret);
   }
 
   private static void copyResources(Path resources, Path output) throws IOException {

@@ -7,6 +7,8 @@ import io.looplab.cli.engine.GradingEngine;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
+import io.looplab.cli.engine.TerminalWidth;
+import io.looplab.cli.engine.TextLayout;
 import io.looplab.cli.engine.UsageError;
 import io.looplab.report.ExerciseResult;
 
@@ -82,7 +84,8 @@ public final class CheckServer {
 
   /**
    * One request: secret, then "check" and the exercise, then "tty" and "colour" flags (0 or 1), then the files for
-   * the exit status and any error line. False when the server should stop.
+   * the exit status and any error line, then whether the output is a terminal (0 or 1) and the client's two
+   * answers about its width (COLUMNS and {@code stty size}, either empty). False when the server should stop.
    */
   private boolean handle(Socket client, String secret) throws IOException {
     client.setSoTimeout(5_000);
@@ -99,6 +102,10 @@ public final class CheckServer {
     boolean colour = "1".equals(in.readLine());
     Path status = Path.of(in.readLine());
     Path error = Path.of(in.readLine());
+    boolean screen = "1".equals(in.readLine());
+    String columns = in.readLine();
+    String sttySize = in.readLine();
+    int width = screen ? TerminalWidth.decide(columns, sttySize) : TextLayout.UNLIMITED;
     if (!"check".equals(command) || id == null) {
       return true;
     }
@@ -124,7 +131,7 @@ public final class CheckServer {
     try {
       Kit fresh = Kit.locate();
       Exercise exercise = fresh.find(id);
-      ExerciseResult report = CheckCommand.check(fresh, exercise, Console.of(out, tty, colour), engine);
+      ExerciseResult report = CheckCommand.check(fresh, exercise, Console.of(out, tty, colour, width), engine);
       // Ready for the learner's next check: this exercise again, or after full marks the next one, which the
       // footer has just named.
       Target target = Target.exercises(fresh);

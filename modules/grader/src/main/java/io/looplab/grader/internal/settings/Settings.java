@@ -52,6 +52,8 @@ public final class Settings {
       "set: no colours (no-color.org)");
   public static final Setting CI = new Setting("CI", ENVIRONMENT, "unset", CLI,
       "set: no live progress line, only the lines that stay");
+  public static final Setting COLUMNS = new Setting("COLUMNS", ENVIRONMENT, "unset", CLI + " and " + LAB,
+      "on a terminal, its width: what the output is wrapped and clipped to (unset: `stty size` on /dev/tty, else 80)");
   public static final Setting ANSI = new Setting("picocli.ansi", PROPERTY, "unset", CLI,
       "true or false: colours forced on or off, before NO_COLOR and the terminal's own answer");
   public static final Setting NO_SERVER = new Setting("LOOPLAB_NO_SERVER", ENVIRONMENT, "unset", LAB,
@@ -77,8 +79,8 @@ public final class Settings {
 
   /** Every setting, in the order of CONTRIBUTING's table. */
   public static final List<Setting> ALL = List.of(STALL_MS, STUCK_MS, DEBUG, DEBUG_VARIABLE, CONFINEMENT,
-      TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, HOME, JAVA_HOME_FIRST, JAVA_HOME, NO_COLOR, CI, ANSI,
-      NO_SERVER, SELFTEST_PARALLEL, SELFTEST_ONLY, SELFTEST_SHARED, ORIGINALS_STRICT, REQUIRE_CHROMIUM,
+      TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, HOME, JAVA_HOME_FIRST, JAVA_HOME, NO_COLOR, CI, COLUMNS,
+      ANSI, NO_SERVER, SELFTEST_PARALLEL, SELFTEST_ONLY, SELFTEST_SHARED, ORIGINALS_STRICT, REQUIRE_CHROMIUM,
       REQUIRE_BWRAP, HANDOUT_VERIFY);
 
   private Settings() {
