@@ -39,8 +39,8 @@ final class SubmissionBuild {
     SourceCompiler.Result compiledMain = compiler.compile(mainDir.resolve("java"), mainDir.resolve("resources"),
         classes, libraries);
     if (!compiledMain.ok()) {
-      return Optional.of(compileError(exercise, "Your code does not compile: " + compiledMain.firstError()
-          + more(compiledMain)));
+      return Optional.of(compileError(exercise, "Your code does not compile: "
+          + compiledMain.errorsAsJavacGivesThem()));
     }
     // The classes run beside the tests and the scorer: code that reaches for them is refused before it can run.
     Optional<String> refusedClass = SubmissionCheck.problemWithCompiled(classes)
@@ -55,8 +55,8 @@ final class SubmissionBuild {
     SourceCompiler.Result tests = compiler.compile(sources.tests().java(), sources.tests().resources(),
         testClasses, Libraries.concat(List.of(classes), libraries));
     if (!tests.ok()) {
-      return Optional.of(compileError(exercise, "The graded tests do not compile against your code: "
-          + tests.firstError() + more(tests) + ". Keep the stub's public classes and method signatures."));
+      return Optional.of(compileError(exercise, "The graded tests do not compile against your code (keep the "
+          + "stub's public classes and method signatures): " + tests.errorsAsJavacGivesThem()));
     }
     compiledTests.keep(exercise, testsKey, testClasses);
     return Optional.empty();
@@ -64,9 +64,5 @@ final class SubmissionBuild {
 
   private ExerciseResult compileError(Exercise exercise, String message) {
     return plans.of(exercise).failedToCompile(message);
-  }
-
-  private static String more(SourceCompiler.Result r) {
-    return r.errorCount() > 1 ? " (and " + (r.errorCount() - 1) + " more error" + (r.errorCount() > 2 ? "s" : "") + ")" : "";
   }
 }
