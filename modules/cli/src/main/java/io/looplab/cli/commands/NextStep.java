@@ -43,7 +43,10 @@ final class NextStep {
         .orElse(List.of("Full marks, and every exercise of the kit is done. " + compare + "."));
   }
 
-  /** Nothing when the next exercise is the one right after; otherwise why the kit points back or skips ahead. */
+  /**
+   * Nothing when the next exercise is the one right after; otherwise why the kit points back (an earlier one is not
+   * done) or skips ahead (the ones between are).
+   */
   private static String whyThisOne(Kit kit, Exercise done, Exercise next) {
     int gap = kit.exercises().indexOf(next) - kit.exercises().indexOf(done);
     if (gap == 1) {

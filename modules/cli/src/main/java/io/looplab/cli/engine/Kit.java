@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /** The kit on disk: its root folder, its exercises in course order, and where the CLI keeps its work files. */
@@ -60,14 +59,12 @@ public final class Kit {
   }
 
   /**
-   * The first exercise after {@code exercise}, in course order, for which {@code notDone} holds and that this machine
-   * can grade (see {@link Exercise#runsHere()}).
+   * The first exercise in course order, other than {@code exercise}, for which {@code notDone} holds and that this
+   * machine can grade (see {@link Exercise#runsHere()}): after 05, with 02 to 04 not done, that is 02, as
+   * {@code lab list} says, not 06.
    */
-  public Optional<Exercise> nextAfter(Exercise exercise, Predicate<Exercise> notDone) {
-    int from = exercises.indexOf(exercise);
-    return IntStream.range(1, exercises.size() + 1)
-        .mapToObj(i -> exercises.get((from + i) % exercises.size()))
-        .filter(e -> !e.equals(exercise) && e.runsHere() && notDone.test(e)).findFirst();
+  public Optional<Exercise> firstNotDoneBesides(Exercise exercise, Predicate<Exercise> notDone) {
+    return exercises.stream().filter(e -> !e.equals(exercise) && e.runsHere() && notDone.test(e)).findFirst();
   }
 
   /** Where compiled classes, reports and logs go: inside the kit, ignored by git. */

@@ -53,9 +53,12 @@ public final class Results {
     return InFlightReport.read(file(exercise)).map(InFlightReport::report);
   }
 
-  /** The first exercise after {@code exercise}, in course order, without full marks yet (see {@link Kit#nextAfter}). */
+  /**
+   * The first exercise in course order, other than {@code exercise}, without full marks yet (see
+   * {@link Kit#firstNotDoneBesides}).
+   */
   public Optional<Exercise> nextNotDone(Exercise exercise) {
-    return kit.nextAfter(exercise, e -> latest(e).map(r -> !r.isComplete()).orElse(true));
+    return kit.firstNotDoneBesides(exercise, e -> latest(e).map(r -> !r.isComplete()).orElse(true));
   }
 
   /**

@@ -77,6 +77,15 @@ class NextStepTest {
   }
 
   @Test
+  @DisplayName("full marks: an earlier exercise not done comes before the one right after, as in lab list")
+  void fullMarksPointsBackToTheFirstNotDone() {
+    // 01 and 03 not done: after 02, the first in course order is 01, not 03, the one right after.
+    String footer = footer(report("02-blocking-calls", true));
+    assertTrue(footer.contains("Next: ./lab check 01-first-steps   (the first one not done yet: read exercises/"),
+        "01 is not done, so it comes first:\n" + footer);
+  }
+
+  @Test
   @DisplayName("full marks: the exercise right after is named with no reason given, as the natural next step")
   void fullMarksNamesTheOneRightAfter() {
     String footer = footer(report("01-first-steps", true));
