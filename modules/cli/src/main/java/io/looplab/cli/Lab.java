@@ -23,7 +23,7 @@ import java.nio.file.Path;
  * The {@code lab} command: list, check, hint, reset, solution and grade. Exit status 0 when it ran, 2 for bad usage
  * or input.
  */
-@Command(name = "lab", mixinStandardHelpOptions = true, version = "Loop Lab 1.0",
+@Command(name = "lab", version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
     subcommands = {ListCommand.class, CheckCommand.class, WatchCommand.class, HintCommand.class, ResetCommand.class,
         SolutionCommand.class, GradeCommand.class, HandoutCommand.class, OriginalsCommand.class,
@@ -33,6 +33,14 @@ import java.nio.file.Path;
 public final class Lab implements Runnable {
 
   public static final int USAGE = 2;
+
+  @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  boolean helpRequested;
+
+  /** -v as well as -V and --version: what people type first. */
+  @CommandLine.Option(names = {"-V", "-v", "--version"}, versionHelp = true,
+      description = "Print version information and exit.")
+  boolean versionRequested;
 
   @Override
   public void run() {
@@ -47,9 +55,7 @@ public final class Lab implements Runnable {
   public static int execute(String... args) {
     CommandLine cli = new CommandLine(new Lab());
     cli.setParameterExceptionHandler((e, a) -> {
-      CommandLine where = e.getCommandLine();
-      String help = where.getParent() == null ? "./lab help" : "./lab help " + where.getCommandName();
-      System.err.println("lab: " + e.getMessage().strip().replace('\n', ' ') + " (try " + help + ")");
+      System.err.println("lab: " + UsageLine.of(e));
       return USAGE;
     });
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -42,6 +42,15 @@ class CommandHabitsTest {
     }
   }
 
+  @ParameterizedTest(name = "lab {0}")
+  @DisplayName("-v, -V and --version all print the version")
+  @ValueSource(strings = {"-v", "-V", "--version"})
+  void versionByEveryUsualName(String option) {
+    TinyKit.Run run = kit.lab("", option);
+    assertEquals(0, run.status(), option + ": " + run.err());
+    assertTrue(run.out().startsWith("Loop Lab "), option + " printed:\n" + run.out() + run.err());
+  }
+
   @Test
   @DisplayName("lab help lists every command and says how to get help on one")
   void helpListsCommands() {
@@ -79,8 +88,11 @@ class CommandHabitsTest {
       "hint blockng-calls     | did you mean 02-blocking-calls?",
       "hint 02-blocking-cals  | did you mean 02-blocking-calls?",
       "hint 99                | the kit's exercises are 01 to 03",
-      "check                  | Missing required parameter: 'ID' (try ./lab help check)",
-      "reset                  | Missing required parameter: 'ID' (try ./lab help reset)",
+      "check                  | check needs an exercise: ./lab check 02, say, or its id (./lab list shows them; ./lab grade grades them all)",
+      "check --all            | check needs an exercise: ./lab check 02, say, or its id (./lab list shows them; ./lab grade grades them all)",
+      "check 02 --all         | check grades one exercise (./lab check 02, say); ./lab grade grades them all",
+      "hint blcoking-calls    | did you mean 02-blocking-calls?",
+      "reset                  | reset needs an exercise: ./lab reset 02, say, or its id (./lab list shows them)",
       "reset 99               | unknown exercise '99'",
       "solution 99            | unknown exercise '99'",
       "solution 02            | once ./lab check 02-blocking-calls gives full marks (not checked yet)",
@@ -94,8 +106,11 @@ class CommandHabitsTest {
       "grade --jobs 2         | --jobs works with --class",
       "grade --class /tmp --jobs 0 | --jobs 0: must be 1 or more",
       "grade --class /tmp --json r.json | --json works with one target",
-      "nonsense               | Unmatched argument at index 0: 'nonsense' (try ./lab help)",
-      "check 02 --bogus       | Unknown option: '--bogus' (try ./lab help check)"})
+      "nonsense               | there is no command 'nonsense' (./lab help lists them)",
+      "chek 01                | there is no command 'chek'. Did you mean 'check'? (./lab help lists them)",
+      "lsit                   | there is no command 'lsit'. Did you mean 'list'? (./lab help lists them)",
+      "check 02 --bogus       | unknown option '--bogus' for lab check (try ./lab help check)",
+      "check 02 --debg        | unknown option '--debg' for lab check. Did you mean '--debug'? (try ./lab help check)"})
   void badInputGetsOneLine(String line, String says) {
     assertOneLine(line.strip().split(" +"), says);
   }

@@ -46,8 +46,7 @@ final class ExerciseLookup {
     if (prefixed.size() > 1) {
       throw new UsageError("'" + name + "' could be " + ids(prefixed) + ": type more of the id");
     }
-    // A typo is a few edits away; anything further is not a suggestion but noise.
-    int tolerance = Math.max(1, wanted.length() / 3);
+    int tolerance = Closeness.tolerance(wanted);
     List<Exercise> close = exercises.stream().filter(e -> distance(wanted, e) <= tolerance)
         .sorted(Comparator.comparingInt((Exercise e) -> distance(wanted, e)).thenComparing(Exercise::id))
         .limit(SUGGESTIONS).toList();
@@ -59,32 +58,13 @@ final class ExerciseLookup {
 
   /** The smaller edit distance to the whole id or to its slug, so "lost-updat" finds 09-lost-update. */
   private static int distance(String wanted, Exercise e) {
-    return Math.min(levenshtein(wanted, e.id()), levenshtein(wanted, slug(e)));
+    return Math.min(Closeness.distance(wanted, e.id()), Closeness.distance(wanted, slug(e)));
   }
 
   /** The id without its number: "lost-update" for 09-lost-update. */
   private static String slug(Exercise e) {
     String id = e.id();
     return id.length() > 3 && id.charAt(2) == '-' ? id.substring(3) : id;
-  }
-
-  static int levenshtein(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 
   private static String ids(List<Exercise> list) {
