@@ -3,7 +3,9 @@ package io.looplab.cli.commands;
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
 import io.looplab.cli.engine.Kit;
+import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.UsageError;
+import io.looplab.report.ExerciseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -32,8 +34,9 @@ public final class HintCommand implements Runnable {
   @Parameters(index = "0", paramLabel = "ID", description = "the exercise: id, number or unique prefix")
   String id;
 
+  /** A string, not an int: "two" gets the kit's own line, not picocli's conversion error. */
   @Parameters(index = "1", paramLabel = "N", arity = "0..1", description = "which hint, from 1")
-  Integer number;
+  String number;
 
   @Override
   public void run() {
@@ -45,19 +48,44 @@ public final class HintCommand implements Runnable {
     }
     Path seen = kit.workDir().resolve("hints").resolve(exercise.id());
     int shown = readSeen(seen);
-    int n = number != null ? number : Math.min(shown + 1, hints.size());
-    if (n < 1 || n > hints.size()) {
-      throw new UsageError("hint " + n + " does not exist; " + exercise.id() + " has hints 1 to " + hints.size());
+    int n = number != null ? asked(number, exercise, hints.size()) : Math.min(shown + 1, hints.size());
+    // The ladder moves one rung at a time: a peek further up (hint 3 after hint 1) shows that hint and leaves the
+    // next plain ./lab hint at hint 2.
+    if (n == shown + 1) {
+      writeSeen(seen, n);
     }
-    writeSeen(seen, Math.max(shown, n));
     Console console = new Console();
     console.line("Hint " + n + " of " + hints.size() + " for " + exercise.id() + ":");
     console.line("");
     console.line(hints.get(n - 1));
     console.line("");
-    console.line(n < hints.size() ? "Still stuck? ./lab hint " + exercise.id() + " shows hint " + (n + 1) + "."
-        : "That was the last hint: it is nearly the answer. Once you have full marks, ./lab solution " + exercise.id()
-        + " shows the reference.");
+    if (n < hints.size()) {
+      // After a peek the plain command may be lower on the ladder: name the hint by its number.
+      console.line("Still stuck? ./lab hint " + exercise.id() + (number == null ? "" : " " + (n + 1)) + " shows hint "
+          + (n + 1) + ".");
+    } else {
+      boolean fullMarks = new Results(kit).latest(exercise).map(ExerciseResult::isComplete).orElse(false);
+      console.line(fullMarks
+          ? "That was the last hint. You have full marks already: ./lab solution " + exercise.id()
+              + " shows the reference solution, to compare with yours."
+          : "That was the last hint: it is nearly the answer. Once you have full marks, ./lab solution " + exercise.id()
+              + " shows the reference.");
+    }
+  }
+
+  /** The hint number asked for, or one line saying which exist. */
+  private static int asked(String number, Exercise exercise, int count) {
+    int n;
+    try {
+      n = Integer.parseInt(number.strip());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1 || n > count) {
+      throw new UsageError("there is no hint '" + number + "' for " + exercise.id() + ": its hints are 1 to " + count
+          + " (./lab hint " + exercise.id() + " gives the next one)");
+    }
+    return n;
   }
 
   static List<String> parse(Path file) {
