@@ -5,12 +5,8 @@ import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,25 +16,19 @@ import java.util.concurrent.TimeUnit;
  * tiny task to each loop and records how long it waited. An idle loop answers in microseconds; a loop that runs
  * long work answers late by about as long as that work takes. Start it, run the workload, then {@link #stop()}.
  *
- * <p>It also counts the CPU time the loops spent meanwhile. Lag is wall time, so on a crowded machine a loop that
- * does nothing wrong still answers late, waiting for a core; CPU time is what the loops themselves did, whatever the
- * machine: a test that must tell "the loop computed" from "the loop waited for a core" judges by it.
+ * <p>Lag is wall time: on a crowded machine a loop that does nothing wrong still answers late, waiting for a core. A
+ * test that must tell "the loop computed" from "the loop waited for a core" judges by {@link LoopCpu} instead, and
+ * not while this probe runs, since every probe costs the loop a wake-up.
  */
 public final class LagProbe implements AutoCloseable {
 
-  /**
-   * What the probe saw: the worst wait and the 99th percentile, over every loop, and the CPU time all the loops
-   * spent from the first probe on each to the stop.
-   */
-  public record Lag(double maxMillis, double p99Millis, int samples, double loopCpuMillis) {
+  /** What the probe saw: the worst wait and the 99th percentile, over every loop. */
+  public record Lag(double maxMillis, double p99Millis, int samples) {
     @Override
     public String toString() {
-      return String.format("max %.1f ms, p99 %.1f ms over %d samples, the loops %.0f ms on the CPU", maxMillis,
-          p99Millis, samples, loopCpuMillis);
+      return String.format("max %.1f ms, p99 %.1f ms over %d samples", maxMillis, p99Millis, samples);
     }
   }
-
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "looplab-lag-probe");
@@ -46,14 +36,9 @@ public final class LagProbe implements AutoCloseable {
     return t;
   });
   private final List<Long> lagsNanos = new ArrayList<>();
-  /** Each loop's thread, and its CPU time when the first probe ran on it. */
-  private final Map<Thread, Long> cpuAtStart = new ConcurrentHashMap<>();
 
   private LagProbe(Vertx vertx, long periodMillis) {
     EventLoopGroup loops = ((VertxInternal) vertx).nettyEventLoopGroup();
-    for (EventExecutor loop : loops) {
-      loop.execute(() -> cpuAtStart.putIfAbsent(Thread.currentThread(), THREADS.getCurrentThreadCpuTime()));
-    }
     ticker.scheduleAtFixedRate(() -> {
       for (EventExecutor loop : loops) {
         long posted = System.nanoTime();
@@ -80,24 +65,11 @@ public final class LagProbe implements AutoCloseable {
     synchronized (lagsNanos) {
       sorted = lagsNanos.stream().mapToLong(Long::longValue).sorted().toArray();
     }
-    double cpuMillis = loopCpuNanos() / 1e6;
     if (sorted.length == 0) {
-      return new Lag(0, 0, 0, cpuMillis);
+      return new Lag(0, 0, 0);
     }
     int p99 = (int) Math.ceil(sorted.length * 0.99) - 1;
-    return new Lag(sorted[sorted.length - 1] / 1e6, sorted[Math.max(0, p99)] / 1e6, sorted.length, cpuMillis);
-  }
-
-  /** The CPU time the loops spent since the first probe on each; a loop that never ran a probe counts nothing. */
-  private long loopCpuNanos() {
-    long total = 0;
-    for (Map.Entry<Thread, Long> loop : cpuAtStart.entrySet()) {
-      long now = THREADS.getThreadCpuTime(loop.getKey().getId());
-      if (now >= 0 && loop.getValue() >= 0) {
-        total += now - loop.getValue();
-      }
-    }
-    return total;
+    return new Lag(sorted[sorted.length - 1] / 1e6, sorted[Math.max(0, p99)] / 1e6, sorted.length);
   }
 
   /** The samples so far, in milliseconds, for a report or a plot. */
