@@ -1,5 +1,9 @@
 package io.looplab.cli.engine;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -8,7 +12,8 @@ import java.util.stream.Collectors;
 /**
  * Finds the exercise a person meant: its whole id, its number ({@code 02} or {@code 2}), or a prefix that only one id
  * (or, failing that, only one id without its number) has. An unknown name gets the closest ids, as people mistype
- * rather than forget.
+ * rather than forget. A path (what a shell's tab completion gives: {@code exercises/02-blocking-calls/}, a file inside
+ * it, {@code .} from inside it, or the same under {@code solutions/}) means the exercise whose folder holds it.
  */
 final class ExerciseLookup {
 
@@ -17,10 +22,18 @@ final class ExerciseLookup {
   private ExerciseLookup() {
   }
 
+  /** {@link #find(List, String, Path)} with a relative path read from the working directory. */
   static Exercise find(List<Exercise> exercises, String name) {
+    return find(exercises, name, Path.of("").toAbsolutePath());
+  }
+
+  static Exercise find(List<Exercise> exercises, String name, Path workingDir) {
     String wanted = name.strip().toLowerCase(Locale.ROOT);
     if (wanted.isEmpty()) {
       throw new UsageError("no exercise named: give an id such as " + example(exercises) + " (see ./lab list)");
+    }
+    if (isPath(name.strip())) {
+      return byFolder(exercises, name.strip(), workingDir);
     }
     for (Exercise e : exercises) {
       if (e.id().equals(wanted)) {
@@ -54,6 +67,52 @@ final class ExerciseLookup {
         + exercises.get(exercises.size() - 1).id().substring(0, 2);
     throw new UsageError("unknown exercise '" + name + "'" + (close.isEmpty() ? "; the kit's exercises are " + range
         : "; did you mean " + ids(close) + "?") + " (./lab list shows them all)");
+  }
+
+  private static boolean isPath(String name) {
+    return name.contains("/") || name.contains(java.io.File.separator) || name.equals(".") || name.equals("..");
+  }
+
+  /**
+   * The exercise whose folder, under exercises/ or solutions/, is {@code path} or holds it. A folder of the same name
+   * outside this kit is not taken for it: check grades the kit's own copy, and saying so beats grading another.
+   */
+  private static Exercise byFolder(List<Exercise> exercises, String name, Path workingDir) {
+    Path path;
+    try {
+      path = real(workingDir.resolve(name));
+    } catch (InvalidPathException e) {
+      throw new UsageError("'" + name + "' is not a path this system can read: give an exercise's id, such as "
+          + example(exercises) + " (./lab list shows them)");
+    }
+    for (Exercise e : exercises) {
+      Path own = real(e.dir());
+      Path solution = real(own.getParent().resolveSibling("solutions").resolve(e.id()));
+      if (path.startsWith(own) || path.startsWith(solution)) {
+        return e;
+      }
+    }
+    for (Path folder = path; folder != null; folder = folder.getParent()) {
+      Path named = folder.getFileName();
+      if (named != null && exercises.stream().anyMatch(e -> e.id().equals(named.toString()))) {
+        Exercise e = exercises.stream().filter(x -> x.id().equals(named.toString())).findFirst().orElseThrow();
+        throw new UsageError("'" + name + "' is outside this kit (" + real(e.dir()).getParent().getParent()
+            + "), whose own " + e.id() + " is exercises/" + e.id() + " (or just " + e.id().substring(0, 2)
+            + "); ./lab grade --submission DIR grades another copy");
+      }
+    }
+    throw new UsageError("'" + name + "' is not an exercise's folder or inside one: give a folder such as exercises/"
+        + (exercises.isEmpty() ? "02-blocking-calls" : exercises.get(0).id()) + ", or its id (./lab list shows them)");
+  }
+
+  /** The path without . and .., and through its links where it exists (a shell's $PWD may go through a link). */
+  private static Path real(Path path) {
+    Path normal = path.toAbsolutePath().normalize();
+    try {
+      return Files.exists(normal) ? normal.toRealPath() : normal;
+    } catch (IOException e) {
+      return normal;
+    }
   }
 
   /** The smaller edit distance to the whole id or to its slug, so "lost-updat" finds 09-lost-update. */
