@@ -8,14 +8,19 @@ import io.looplab.cli.commands.ListCommand;
 import io.looplab.cli.commands.OriginalsCommand;
 import io.looplab.cli.commands.ResetCommand;
 import io.looplab.cli.commands.SolutionCommand;
+import io.looplab.cli.commands.VersionCommand;
 import io.looplab.cli.commands.WatchCommand;
+import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.UsageError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -26,7 +31,7 @@ import java.nio.file.Path;
 @Command(name = "lab", version = "Loop Lab 1.0",
     description = "Graded Vert.x 5 exercises on a real event loop.",
     subcommands = {ListCommand.class, CheckCommand.class, WatchCommand.class, HintCommand.class, ResetCommand.class,
-        SolutionCommand.class, GradeCommand.class, HandoutCommand.class, OriginalsCommand.class,
+        SolutionCommand.class, GradeCommand.class, HandoutCommand.class, OriginalsCommand.class, VersionCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Start with: ./lab list, then ./lab check <id> (or its number: ./lab check 02). Stuck? ./lab hint "
         + "<id>. Help on a command: ./lab help <command>."})
@@ -42,25 +47,48 @@ public final class Lab implements Runnable {
       description = "Print version information and exit.")
   boolean versionRequested;
 
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   @Override
   public void run() {
-    new CommandLine(this).usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
   public static void main(String[] args) {
     System.exit(execute(args));
   }
 
-  /** Runs the command line and returns the exit status. */
+  /** Runs the command line in this process's own terminal and returns the exit status. */
   public static int execute(String... args) {
+    return run(new CommandLine(new Lab()), args);
+  }
+
+  /**
+   * Runs the command line for another process's terminal, as that process would have run it: its output, help
+   * included, to {@code console}; its one-line refusals to {@code err}. The check server answers its clients so.
+   */
+  public static int execute(Console console, PrintStream err, String... args) {
     CommandLine cli = new CommandLine(new Lab());
+    cli.setOut(new PrintWriter(new OutputStreamWriter(console.out(), StandardCharsets.UTF_8), true));
+    cli.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+    cli.setColorScheme(CommandLine.Help.defaultColorScheme(console.colour() ? CommandLine.Help.Ansi.ON
+        : CommandLine.Help.Ansi.OFF));
+    int exit = Console.within(console, () -> run(cli, args));
+    cli.getOut().flush();
+    cli.getErr().flush();
+    return exit;
+  }
+
+  private static int run(CommandLine cli, String... args) {
     cli.setParameterExceptionHandler((e, a) -> {
-      System.err.println("lab: " + UsageLine.of(e));
+      e.getCommandLine().getErr().println("lab: " + UsageLine.of(e));
       return USAGE;
     });
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      PrintWriter err = commandLine.getErr();
       if (e instanceof UsageError) {
-        System.err.println("lab: " + e.getMessage());
+        err.println("lab: " + e.getMessage());
         return USAGE;
       }
       // Not the user's fault: one line here, the whole story in the log.
@@ -73,7 +101,7 @@ public final class Lab implements Runnable {
       } catch (IOException ignored) {
         // the one line below is still printed
       }
-      System.err.println("lab: internal error: " + e + " (details in " + log + "; please report it)");
+      err.println("lab: internal error: " + e + " (details in " + log + "; please report it)");
       return 1;
     });
     return cli.execute(args);

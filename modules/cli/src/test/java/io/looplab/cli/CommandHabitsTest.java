@@ -43,8 +43,8 @@ class CommandHabitsTest {
   }
 
   @ParameterizedTest(name = "lab {0}")
-  @DisplayName("-v, -V and --version all print the version")
-  @ValueSource(strings = {"-v", "-V", "--version"})
+  @DisplayName("version, -v, -V and --version all print the version")
+  @ValueSource(strings = {"version", "-v", "-V", "--version"})
   void versionByEveryUsualName(String option) {
     TinyKit.Run run = kit.lab("", option);
     assertEquals(0, run.status(), option + ": " + run.err());

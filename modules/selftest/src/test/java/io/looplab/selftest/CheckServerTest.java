@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * lab check through the check server, driven by the lab script's own client (check-client.sh) on a copy of the
  * hostile kit: the answers are those of a check without it, a bad id is one line and exit 2, a client that goes
- * away stops its grading, and stop_server ends the server.
+ * away stops its grading, stop_server ends the server, and the quick commands (list, hint...) go through a server that
+ * is up.
  */
 class CheckServerTest {
 
@@ -86,15 +87,68 @@ class CheckServerTest {
     assertFalse(next.out().contains("timeout"), next.out());
   }
 
+  @Test
+  @DisplayName("list, hint, help, version and solution go through a server that is up, saying what they say alone")
+  void quickCommandsGoThroughARunningServer() throws Exception {
+    Result before = quick("list");
+    assertEquals(99, before.status(), "with no server up, the quick path should step aside: " + before);
+    assertFalse(Files.exists(kit.root().resolve("target/lab/server")), "a quick command should never start a server");
+
+    check("01-smoke");
+    for (String command : List.of("list", "hint 01 two", "version", "help", "help hint", "solution 01", "hint 99")) {
+      Result served = quick(command);
+      Result alone = alone(command);
+      assertEquals(alone, served, "./lab " + command + " through the server and in a JVM of its own");
+    }
+    Result hint = quick("hint 01");
+    assertEquals(0, hint.status(), hint.toString());
+    assertTrue(hint.out().startsWith("Hint 1 of "), hint.out());
+    Result next = alone("hint 01");
+    assertTrue(next.out().startsWith("Hint 2 of "), "the hint given through the server moves the learner's own "
+        + "ladder: " + next.out());
+
+    for (String notQuick : List.of("check 01", "reset 01", "grade")) {
+      assertEquals(99, quick(notQuick).status(), notQuick + " is not a quick command: the server should leave it");
+    }
+    long started = System.nanoTime();
+    quick("list");
+    long served = System.nanoTime() - started;
+    started = System.nanoTime();
+    alone("list");
+    long jvm = System.nanoTime() - started;
+    System.out.printf("[quick] ./lab list through the warm server: %d ms; in a JVM of its own: %d ms%n",
+        served / 1_000_000, jvm / 1_000_000);
+  }
+
   private record Result(int status, String out, String err) {
   }
 
-  private Result check(String id) throws Exception {
-    Process p = client("check_with_server " + id + " || exit 99; exit \"$server_rc\"");
-    boolean done = p.waitFor(CHECK.toSeconds(), TimeUnit.SECONDS);
-    assertTrue(done, "lab check " + id + " through the server did not answer within " + CHECK.toSeconds() + " s");
+  /** {@code command} through the lab script's quick path (words split at spaces); exit 99 when it stepped aside. */
+  private Result quick(String command) throws Exception {
+    return outcome(client("quick_with_server " + command + " || exit 99; exit \"$server_rc\""), command);
+  }
+
+  /** {@code command} as the lab script runs it without a server: a JVM of its own, from the kit's root. */
+  private Result alone(String command) throws Exception {
+    List<String> line = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-Dlooplab.home=" + kit.root(), "-cp", System.getProperty("java.class.path"),
+        "io.looplab.cli.Lab"));
+    line.addAll(List.of(command.split(" ")));
+    ProcessBuilder pb = new ProcessBuilder(line).directory(kit.root().toFile());
+    pb.environment().remove("CI");
+    return outcome(pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start(), command);
+  }
+
+  private static Result outcome(Process p, String command) throws Exception {
+    assertTrue(p.waitFor(CHECK.toSeconds(), TimeUnit.SECONDS), "./lab " + command + " did not answer within "
+        + CHECK.toSeconds() + " s");
     return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
         new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  private Result check(String id) throws Exception {
+    return outcome(client("check_with_server " + id + " || exit 99; exit \"$server_rc\""), "check " + id
+        + " through the server");
   }
 
   /** bash with the lab script's variables for the kit copy, check-client.sh sourced, then {@code script}. */

@@ -42,7 +42,7 @@ public final class CheckCommand implements Runnable {
   public void run() {
     Kit kit = Kit.locate();
     Exercise exercise = kit.find(id);
-    Console console = new Console();
+    Console console = Console.current();
     if (!exercise.runsHere()) {
       console.line(JavaRuntimes.missing(exercise) + ".");
       return;

@@ -27,7 +27,7 @@ final class ClassGradeRun {
     ClassRoster roster = ClassRoster.of(classDir);
     Path report = out == null ? DEFAULT_REPORT : out;
     checkReportFolder(report);
-    Console console = new Console();
+    Console console = Console.current();
     int count = roster.learners().size();
     console.line("Grading a class of " + count + " learner" + (count == 1 ? "" : "s") + " in " + classDir + ": "
         + exercises.size() + " exercise" + (exercises.size() == 1 ? "" : "s") + " each, " + jobs + " learner"

@@ -103,7 +103,7 @@ public final class GradeCommand implements Runnable {
         throw new UsageError("--class writes its own reports into --out (class.csv, index.html, learners/*.json): "
             + (json != null ? "--json" : "--format") + " works with one target");
       }
-      ClassGradeRun.run(kit, classDir, gradableHere(chosen(kit), new Console()), out,
+      ClassGradeRun.run(kit, classDir, gradableHere(chosen(kit), Console.current()), out,
           jobs != null ? jobs : Runtime.getRuntime().availableProcessors(), sandbox(true));
       return;
     }
@@ -117,7 +117,7 @@ public final class GradeCommand implements Runnable {
     checkWritable("--out", out);
     Sandbox confined = sandbox(submission != null);
 
-    Console console = new Console();
+    Console console = Console.current();
     List<Exercise> chosen = gradableHere(chosen(kit), console);
     console.line("Grading " + target.label() + ": " + chosen.size() + " exercise" + (chosen.size() == 1 ? "" : "s")
         + (confined != null ? ", each in a sandbox (bubblewrap: read-only files, loopback only)" : ""));
@@ -184,7 +184,7 @@ public final class GradeCommand implements Runnable {
           + "bubblewrap package)");
     }
     if (here.isEmpty()) {
-      new Console().line(Sandbox.missingWarning());
+      Console.current().line(Sandbox.missingWarning());
     }
     return here.orElse(null);
   }

@@ -38,7 +38,7 @@ public final class HandoutCommand implements Runnable {
             + "; give a new folder");
       }
       Handout.Written written = Handout.write(kit, into);
-      Console console = new Console();
+      Console console = Console.current();
       console.line("Wrote the learners' kit to " + into + ": " + written.files() + " files, without "
           + written.leftOut() + " files of solutions/, committed as a git repository of its own. Hand it out as "
           + "it is, or push it where learners clone from.");

@@ -54,7 +54,7 @@ public final class HintCommand implements Runnable {
     if (n == shown + 1) {
       writeSeen(seen, n);
     }
-    Console console = new Console();
+    Console console = Console.current();
     console.line("Hint " + n + " of " + hints.size() + " for " + exercise.id() + ":");
     console.line("");
     console.line(hints.get(n - 1));

@@ -29,7 +29,7 @@ public final class ListCommand implements Runnable {
   public void run() {
     Kit kit = Kit.locate();
     Results results = new Results(kit);
-    Console console = new Console();
+    Console console = Console.current();
     console.line("Loop Lab: " + kit.exercises().size() + " exercises");
     int done = 0;
     int points = 0;

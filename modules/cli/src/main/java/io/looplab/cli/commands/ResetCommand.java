@@ -46,7 +46,7 @@ public final class ResetCommand implements Runnable {
     if (!stub.recovered()) {
       throw new UsageError("cannot find the original stub of " + exercise.id() + " (" + stub.whyNot() + ")");
     }
-    Console console = new Console();
+    Console console = Console.current();
     Path main = exercise.dir().resolve("src/main");
     if (!stub.changedInWorkingCopy()) {
       console.line(kit.root().relativize(main) + " is already the kit's stub: nothing to reset.");

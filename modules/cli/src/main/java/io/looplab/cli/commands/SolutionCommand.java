@@ -54,7 +54,7 @@ public final class SolutionCommand implements Runnable {
           + latest.map(r -> "you have " + r.points() + "/" + r.max()).orElse("not checked yet")
           + "); ./lab solution " + exercise.id() + " --force shows it now");
     }
-    Console console = new Console();
+    Console console = Console.current();
     Path yours = kit.root().relativize(exercise.dir().resolve("src/main/java"));
     Path theirs = kit.root().relativize(reference);
     console.line("The reference solution of " + exercise.id() + ", as changes from your code (" + yours + ", lines "

@@ -39,10 +39,10 @@ public final class WatchCommand implements Runnable {
         .filter(e -> results.latest(e).map(r -> !r.isComplete()).orElse(true)).findFirst()
         .orElse(kit.exercises().get(0));
     if (!first.runsHere()) {
-      new Console().line(JavaRuntimes.missing(first) + ".");
+      Console.current().line(JavaRuntimes.missing(first) + ".");
       return;
     }
-    watch(kit, first, new Console(), System.in, timing, stay);
+    watch(kit, first, Console.current(), System.in, timing, stay);
   }
 
   /**

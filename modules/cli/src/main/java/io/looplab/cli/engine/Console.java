@@ -39,6 +39,36 @@ public final class Console {
   private final int width;
   private String lastProgress = "";
 
+  /**
+   * The console of the command running on this thread, when it runs for someone else's terminal (a check server's
+   * client: see {@link #within}); empty for a command run from a terminal of its own.
+   */
+  private static final ThreadLocal<Console> LENT = new ThreadLocal<>();
+
+  /** Where the command running on this thread prints: the terminal it was lent, or this process's own. */
+  public static Console current() {
+    Console lent = LENT.get();
+    return lent != null ? lent : new Console();
+  }
+
+  /**
+   * Runs {@code command} with {@code console} as its {@link #current()} one: the check server runs a client's
+   * command this way, one at a time, so that it prints to that client's terminal as the client's own JVM would.
+   */
+  public static <T> T within(Console console, java.util.function.Supplier<T> command) {
+    LENT.set(console);
+    try {
+      return command.get();
+    } finally {
+      LENT.remove();
+    }
+  }
+
+  /** Whether it prints in colour: picocli's help for a lent terminal then does too. */
+  public boolean colour() {
+    return ansi == Ansi.ON;
+  }
+
   /** Standard output, live and in colour when it is a terminal, and as wide as it is. */
   public Console() {
     this(System.out, colours(), System.console() != null && Settings.CI.raw().isEmpty(),

@@ -1,5 +1,6 @@
 package io.looplab.cli.server;
 
+import io.looplab.cli.Lab;
 import io.looplab.cli.commands.CheckCommand;
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Exercise;
@@ -13,9 +14,10 @@ import io.looplab.cli.engine.UsageError;
 import io.looplab.report.ExerciseResult;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -25,7 +27,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Keeps {@code lab check} warm: a JVM that stays up between checks, with the compiler already loaded and, for the
@@ -34,12 +39,23 @@ import java.util.HexFormat;
  * System.exit or a leaked thread in the learner's code never reaches the next check.
  *
  * <p>The lab script talks to it over 127.0.0.1 with bash alone: a secret from {@link ServerFile} first, then the
- * request, then it copies the answer to the terminal. It stops after {@value #IDLE_MINUTES} idle minutes, when
- * the kit is rebuilt (its build stamp changes), or when asked.
+ * request, then it copies the answer to the terminal. While it runs, it also answers the quick commands
+ * ({@link #QUICK}: help, list, hint and the like), which would otherwise each start a JVM. It stops after
+ * {@value #IDLE_MINUTES} idle minutes, when the kit is rebuilt (its build stamp changes), or when asked.
  */
 public final class CheckServer {
 
   static final int IDLE_MINUTES = 10;
+
+  /**
+   * The commands it answers besides check: they read the kit and print, and ask nothing (reset only with --yes), so
+   * a warm JVM answers them in milliseconds where a new one takes most of a second.
+   */
+  static final Set<String> QUICK = Set.of("help", "list", "hint", "solution", "reset", "version", "-h", "--help",
+      "-v", "-V", "--version");
+
+  /** More arguments than any quick command takes: a request beyond it is cut there, and refused by picocli. */
+  private static final int MAX_ARGS = 16;
 
   private final Kit kit;
   private final ServerFile file;
@@ -58,7 +74,7 @@ public final class CheckServer {
   }
 
   private void serve() throws IOException {
-    String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+    String secret = HexFormat.of().formatHex(secretBytes());
     try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
       server.setSoTimeout(IDLE_MINUTES * 60_000);
       file.write(server.getLocalPort(), secret, ProcessHandle.current().pid(), stamp);
@@ -83,9 +99,11 @@ public final class CheckServer {
   }
 
   /**
-   * One request: secret, then "check" and the exercise, then "tty" and "colour" flags (0 or 1), then the files for
-   * the exit status and any error line, then whether the output is a terminal (0 or 1) and the client's two
-   * answers about its width (COLUMNS and {@code stty size}, either empty). False when the server should stop.
+   * One request: the secret; then "check" and the exercise, or "run", a count and that many arguments of a quick
+   * command ({@link #QUICK}); then "tty" and "colour" flags (0 or 1), the files for the exit status and any error
+   * lines, whether the output is a terminal (0 or 1) and the client's two answers about its width (COLUMNS and
+   * {@code stty size}, either empty). False when the server should stop. A request it does not take gets no status
+   * file: the client then runs the command itself.
    */
   private boolean handle(Socket client, String secret) throws IOException {
     client.setSoTimeout(5_000);
@@ -97,7 +115,17 @@ public final class CheckServer {
     if ("stop".equals(command)) {
       return false;
     }
-    String id = in.readLine();
+    List<String> args = new ArrayList<>();
+    if ("check".equals(command)) {
+      args.add(in.readLine());
+    } else if ("run".equals(command)) {
+      int count = Integer.parseInt(String.valueOf(in.readLine()).strip());
+      for (int i = 0; i < count && i < MAX_ARGS; i++) {
+        args.add(in.readLine());
+      }
+    } else {
+      return true;
+    }
     boolean tty = "1".equals(in.readLine());
     boolean colour = "1".equals(in.readLine());
     Path status = Path.of(in.readLine());
@@ -106,9 +134,40 @@ public final class CheckServer {
     String columns = in.readLine();
     String sttySize = in.readLine();
     int width = screen ? TerminalWidth.decide(columns, sttySize) : TextLayout.UNLIMITED;
-    if (!"check".equals(command) || id == null) {
+    if (args.contains(null)) {
       return true;
     }
+    Console console = Console.of(client.getOutputStream(), tty, colour, width);
+    if ("run".equals(command)) {
+      if (isQuick(args)) {
+        run(args, console, status, error);
+      }
+      return true;
+    }
+    check(args.get(0), in, client, console, status, error);
+    return true;
+  }
+
+  /** Whether a command is one the server answers, quick and asking nothing: see {@link #QUICK}. */
+  static boolean isQuick(List<String> args) {
+    return !args.isEmpty() && QUICK.contains(args.get(0))
+        && (!args.get(0).equals("reset") || args.contains("-y") || args.contains("--yes"));
+  }
+
+  /** A quick command, printed to the client's terminal as its own JVM would have printed it. */
+  private static void run(List<String> args, Console console, Path status, Path error) throws IOException {
+    ByteArrayOutputStream refusals = new ByteArrayOutputStream();
+    int exit = Lab.execute(console, new PrintStream(refusals, true, StandardCharsets.UTF_8),
+        args.toArray(String[]::new));
+    console.out().flush();
+    if (refusals.size() > 0) {
+      writeAtomically(error, refusals.toString(StandardCharsets.UTF_8));
+    }
+    writeAtomically(status, exit + "\n");
+  }
+
+  private void check(String id, BufferedReader in, Socket client, Console console, Path status, Path error)
+      throws IOException {
     client.setSoTimeout(0);
     // A client that goes away (Ctrl-C) closes the socket: the grading it asked for stops too, and only that one.
     java.util.concurrent.atomic.AtomicBoolean answering = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -126,12 +185,11 @@ public final class CheckServer {
     }, "lab-server-hang-up");
     hangUp.setDaemon(true);
     hangUp.start();
-    OutputStream out = client.getOutputStream();
     int exit = 0;
     try {
       Kit fresh = Kit.locate();
       Exercise exercise = fresh.find(id);
-      ExerciseResult report = CheckCommand.check(fresh, exercise, Console.of(out, tty, colour, width), engine);
+      ExerciseResult report = CheckCommand.check(fresh, exercise, console, engine);
       // Ready for the learner's next check: this exercise again, or after full marks the next one, which the
       // footer has just named.
       Target target = Target.exercises(fresh);
@@ -145,15 +203,21 @@ public final class CheckServer {
       exit = 2;
     }
     answering.set(false);
-    out.flush();
+    console.out().flush();
     writeAtomically(status, exit + "\n");
-    return true;
   }
 
   private static void writeAtomically(Path file, String text) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(tmp, text);
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** 16 random bytes from the system's non-blocking source (generateSeed may wait for entropy). */
+  private static byte[] secretBytes() {
+    byte[] bytes = new byte[16];
+    new SecureRandom().nextBytes(bytes);
+    return bytes;
   }
 
   /** The time of the kit's last build by the lab script: a new build means new machinery, so a new server. */

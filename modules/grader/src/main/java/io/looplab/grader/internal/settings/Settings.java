@@ -57,7 +57,7 @@ public final class Settings {
   public static final Setting ANSI = new Setting("picocli.ansi", PROPERTY, "unset", CLI,
       "true or false: colours forced on or off, before NO_COLOR and the terminal's own answer");
   public static final Setting NO_SERVER = new Setting("LOOPLAB_NO_SERVER", ENVIRONMENT, "unset", LAB,
-      "set: `./lab check` never uses the warm check server");
+      "set: `./lab check` and the quick commands never use the warm check server");
 
   // ---- the self-test's (`mvn -B verify -Dname=value`) ------------------------------------------------------------
 
