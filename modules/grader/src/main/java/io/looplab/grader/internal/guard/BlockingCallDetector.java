@@ -23,8 +23,15 @@ import java.util.regex.Pattern;
  *       would turn into a bare 500;</li>
  *   <li>an allowance for handing a task to a {@code ThreadPoolExecutor}, whose queue lock is contended for a
  *       moment now and then (a task the pool runs on the caller's thread is still checked);</li>
- *   <li>allowances for what reads the OS's random source without waiting for anything: {@code UUID.randomUUID} and
- *       {@code SecureRandom}'s NativePRNG, which rereads {@code /dev/urandom} whenever its 100 ms buffer is stale.</li>
+ *   <li>a name looked up through the JDK's resolver ({@code InetAddress.getByName}, {@code getAllByName},
+ *       {@code getLocalHost}, and the reverse {@code getHostName}), which waits for the name server: the native
+ *       lookups of {@code Inet6AddressImpl} and {@code Inet4AddressImpl} are marked, under both their JDK 17 and their
+ *       JDK 18+ signatures. A name the JDK has cached, or an address literal, makes no lookup and is not reported;</li>
+ *   <li>entropy that can wait: {@code SecureRandom.generateSeed} and a blocking ("strong") {@code SecureRandom}
+ *       read {@code /dev/random}; while {@code UUID.randomUUID} and {@code SecureRandom}'s NativePRNG
+ *       {@code nextBytes}, which rereads {@code /dev/urandom} whenever its 100 ms buffer is stale, wait for nothing
+ *       and stay allowed. BlockHound sees only the file read under both, so the stack tells them apart
+ *       ({@link #entropyKind}).</li>
  * </ul>
  *
  * <p>BlockHound rewrites JDK classes for the whole JVM and for good, which is why graded tests run in a JVM of their
@@ -39,6 +46,19 @@ final class BlockingCallDetector implements Detector {
       "sun.nio.ch.SinkChannelImpl");
 
   private static final String NAME = "blocking-call detection";
+
+  private static final String INET6 = "java.net.Inet6AddressImpl";
+  private static final String INET4 = "java.net.Inet4AddressImpl";
+
+  /**
+   * For a blocking call made inside one of these JDK classes, the class the learner called instead: a lookup is
+   * named {@code InetAddress.getByName}, not the resolver's native method.
+   */
+  private static final java.util.Map<String, String> CALLED_AS = java.util.Map.of(INET6, "java.net.InetAddress",
+      INET4, "java.net.InetAddress");
+
+  /** What a read of the OS's random source under {@code SecureRandom} is: see {@link #entropyKind}. */
+  enum Entropy { NONE, NEVER_WAITS, MAY_WAIT }
 
   /** Frames that are not the caller of a blocking call outside the code under test: the JDK's, BlockHound's, ours. */
   private static final Pattern NOT_A_CALLER =
@@ -73,9 +93,6 @@ final class BlockingCallDetector implements Detector {
             BlockHound.install(builder -> builder
                 // UUID.randomUUID reads the OS entropy source once it is seeded; generating ids is normal.
                 .allowBlockingCallsInside("java.util.UUID", "randomUUID")
-                // So does SecureRandom (NativePRNG): /dev/urandom never waits, whenever the buffer is refilled.
-                .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implNextBytes")
-                .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implGenerateSeed")
                 // Handing a task to a thread pool takes the queue's lock, and parks for a moment when a worker holds
                 // it: executeBlocking does this on every call, and now and then it collides (seen in CI). A pool that
                 // runs a task on the caller (CallerRunsPolicy) does so in reject(), where blocking counts again.
@@ -89,6 +106,15 @@ final class BlockingCallDetector implements Detector {
                 .markAsBlocking("io.vertx.core.Future", "await", "()Ljava/lang/Object;")
                 .markAsBlocking("io.vertx.core.Future", "await", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;")
                 .markAsBlocking("io.vertx.core.Future", "await", "(Lio/vertx/core/Future;)Ljava/lang/Object;")
+                // The JDK's resolver asks the name server and waits: JDK 17's signatures, then JDK 18's and later.
+                .markAsBlocking(INET6, "lookupAllHostAddr", "(Ljava/lang/String;)[Ljava/net/InetAddress;")
+                .markAsBlocking(INET6, "lookupAllHostAddr", "(Ljava/lang/String;I)[Ljava/net/InetAddress;")
+                .markAsBlocking(INET6, "getHostByAddr", "([B)Ljava/lang/String;")
+                .markAsBlocking(INET6, "getLocalHostName", "()Ljava/lang/String;")
+                .markAsBlocking(INET4, "lookupAllHostAddr", "(Ljava/lang/String;)[Ljava/net/InetAddress;")
+                .markAsBlocking(INET4, "lookupAllHostAddr", "(Ljava/lang/String;I)[Ljava/net/InetAddress;")
+                .markAsBlocking(INET4, "getHostByAddr", "([B)Ljava/lang/String;")
+                .markAsBlocking(INET4, "getLocalHostName", "()Ljava/lang/String;")
                 .blockingMethodCallback(BlockingCallDetector::onBlockingCall));
             installed = true;
           } catch (Throwable e) {
@@ -128,8 +154,24 @@ final class BlockingCallDetector implements Detector {
         return; // a FileChannel (its reads and writes are marked themselves) or another channel: not graded here
       }
     }
+    Entropy entropy = entropyKind(stack, blocking);
+    if (entropy == Entropy.NEVER_WAITS) {
+      return; // /dev/urandom, for NativePRNG's nextBytes: it never waits
+    }
     int learner = CodeUnderTest.firstFrameIndex(stack, blocking);
-    if (learner >= 0 && !call.startsWith("sun.nio.ch.")) {
+    if (learner >= 0 && entropy == Entropy.MAY_WAIT) {
+      int api = outermostFrameOf(stack, blocking, learner, "java.security.SecureRandom");
+      if (api >= 0) {
+        call = "java.security.SecureRandom." + stack[api].getMethodName();
+        blocking = api;
+      }
+    } else if (learner >= 0 && CALLED_AS.containsKey(stack[blocking].getClassName())) {
+      int api = outermostFrameOf(stack, blocking, learner, CALLED_AS.get(stack[blocking].getClassName()));
+      if (api >= 0) {
+        call = stack[api].getClassName() + "." + stack[api].getMethodName();
+        blocking = api;
+      }
+    } else if (learner >= 0 && !call.startsWith("sun.nio.ch.")) {
       // Name the JDK method as the learner called it: Thread.sleep, not Thread.sleepNanos0 (JDK 21+), and
       // FileInputStream.read, not readBytes. The outermost frame of the blocking method's own class stands for it.
       String blockingClass = stack[blocking].getClassName();
@@ -162,6 +204,39 @@ final class BlockingCallDetector implements Detector {
             site.callFrom()));
     // Stop the call, as BlockHound does: a test should not sit through a two-second sleep.
     throw new BlockingOperationError(method);
+  }
+
+  /**
+   * Whether a blocking call is SecureRandom reading the OS's random source, and whether that read can wait: a seed
+   * ({@code generateSeed}, NativePRNG's or the seed generator's) and a blocking NativePRNG read {@code /dev/random},
+   * which may wait for entropy; NativePRNG's {@code nextBytes} reads {@code /dev/urandom}, which never does.
+   */
+  static Entropy entropyKind(StackTraceElement[] stack, int blocking) {
+    Entropy kind = Entropy.NONE;
+    for (int i = blocking; i < stack.length; i++) {
+      String c = stack[i].getClassName();
+      String m = stack[i].getMethodName();
+      if (c.equals("sun.security.provider.NativePRNG$Blocking") || c.startsWith("sun.security.provider.SeedGenerator")
+          || c.equals("sun.security.provider.NativePRNG$RandomIO") && m.equals("implGenerateSeed")
+          || c.equals("java.security.SecureRandom") && m.equals("generateSeed")) {
+        return Entropy.MAY_WAIT;
+      }
+      if (c.equals("sun.security.provider.NativePRNG$RandomIO") && m.equals("implNextBytes")) {
+        kind = Entropy.NEVER_WAITS;
+      }
+    }
+    return kind;
+  }
+
+  /** The outermost frame of class {@code api} between the blocking frame and the learner's, or -1. */
+  private static int outermostFrameOf(StackTraceElement[] stack, int blocking, int learner, String api) {
+    int found = -1;
+    for (int i = blocking; i < learner; i++) {
+      if (stack[i].getClassName().equals(api)) {
+        found = i;
+      }
+    }
+    return found;
   }
 
   /** The frame of the method BlockHound caught: the one just below its own frames. */

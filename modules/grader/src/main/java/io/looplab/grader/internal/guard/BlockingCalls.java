@@ -74,6 +74,16 @@ final class BlockingCalls {
         "sun.nio.ch.FileDispatcherImpl.force0", "sun.nio.ch.UnixFileDispatcherImpl.read0",
         "sun.nio.ch.UnixFileDispatcherImpl.pread0", "sun.nio.ch.UnixFileDispatcherImpl.write0",
         "sun.nio.ch.UnixFileDispatcherImpl.pwrite0", "sun.nio.ch.UnixFileDispatcherImpl.force0");
+    words("a DNS lookup, which waits for the name server (Vert.x resolves names without blocking: give its clients "
+        + "the host name, or use vertx.createDnsClient())", "java.net.InetAddress.getByName",
+        "java.net.InetAddress.getAllByName", "java.net.InetAddress.getLocalHost");
+    words("a reverse DNS lookup, which waits for the name server", "java.net.InetAddress.getHostName",
+        "java.net.InetAddress.getCanonicalHostName");
+    words("a wait for entropy: a seed, or a 'strong' SecureRandom, reads /dev/random, which can block until the system "
+        + "has gathered enough (new SecureRandom().nextBytes reads /dev/urandom and never waits)",
+        // NativePRNG's nextBytes from /dev/urandom is never reported, so a SecureRandom method here is one that waits.
+        "java.security.SecureRandom.generateSeed", "java.security.SecureRandom.nextBytes",
+        "java.security.SecureRandom.next", "java.security.SecureRandom.<init>", "java.security.SecureRandom.setSeed");
     words("a wait for a process to end", "java.lang.ProcessHandleImpl.waitForProcessExit0",
         "java.lang.ProcessImpl.waitForProcessExit");
   }
@@ -86,7 +96,6 @@ final class BlockingCalls {
     return words == null ? "a call that blocks (" + method + ")" : words + " (" + method + ")";
   }
 
-  /** True for a native method that waits for I/O, for a loop found inside it. */
   /**
    * True when the top of {@code stack}, above frame {@code upTo}, is a thread pool taking a task in
    * ({@code ThreadPoolExecutor.execute}): its queue lock is held for moments only, by the pool's own threads, so a
@@ -108,6 +117,7 @@ final class BlockingCalls {
     return false;
   }
 
+  /** True for a native method that waits for I/O, for a loop found inside it. */
   static boolean isNativeIo(StackTraceElement frame) {
     String c = frame.getClassName();
     return frame.isNativeMethod() && (c.startsWith("sun.nio.ch.") || c.startsWith("java.net.") || c.startsWith("sun.net.")

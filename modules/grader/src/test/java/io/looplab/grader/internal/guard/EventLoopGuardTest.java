@@ -158,14 +158,36 @@ class EventLoopGuardTest {
         "blocked entering a synchronized block", "which thread monitor-holder held", "Misbehaviour.java:");
   }
 
+  @Test
+  @DisplayName("a DNS lookup through InetAddress on the event loop is a blocking call, named as the learner called it")
+  void dnsLookupIsCaught() {
+    assertViolation("looksUpANameOnEventLoop", "Blocking call", "a DNS lookup, which waits for the name server",
+        "(java.net.InetAddress.getByName) at Misbehaviour.java:");
+  }
+
+  @Test
+  @DisplayName("a seed from the system (SecureRandom.generateSeed) on the event loop is a wait for entropy")
+  void seedIsCaught() {
+    assertViolation("seedsSecureRandomOnEventLoop", "Blocking call", "a wait for entropy",
+        "(java.security.SecureRandom.generateSeed) at Misbehaviour.java:");
+  }
+
+  @Test
+  @DisplayName("a blocking SecureRandom (NativePRNGBlocking, what getInstanceStrong gives on Linux) is a wait for entropy")
+  void blockingSecureRandomIsCaught() {
+    assertViolation("usesBlockingSecureRandomOnEventLoop", "Blocking call", "a wait for entropy",
+        "(java.security.SecureRandom.nextBytes) at Misbehaviour.java:");
+  }
+
   @RepeatedTest(20)
-  @DisplayName("monitors shared briefly with a worker, Vert.x HTTP traffic, non-blocking NIO, composed futures and "
-      + "SecureRandom on the event loop are never reported")
+  @DisplayName("monitors shared briefly with a worker, Vert.x HTTP traffic, non-blocking NIO, composed futures, "
+      + "SecureRandom from /dev/urandom and address literals on the event loop are never reported")
   void newDetectionsStaySilentOnCleanCode() {
     assertPasses("sharesMonitorWithWorkerOnEventLoop");
     assertPasses("usesNonBlockingNioOnEventLoop");
     assertPasses("composesInsteadOfAwaiting");
     assertPasses("usesSecureRandomOnEventLoop");
+    assertPasses("parsesAnAddressOnEventLoop");
   }
 
   @Test
