@@ -118,8 +118,10 @@ final class BlockingCallDetector implements Detector {
                 .blockingMethodCallback(BlockingCallDetector::onBlockingCall));
             installed = true;
           } catch (Throwable e) {
-            failure = NAME + " could not start (" + e + "). Graded tests need the JVM flag "
-                + "-XX:+AllowRedefinitionToAddDeleteMethods; run them with ./lab or mvn, which pass it.";
+            failure = NAME + " could not start (" + e + "). Guarded tests need the JVM flags "
+                + "-XX:+AllowRedefinitionToAddDeleteMethods -Djdk.attach.allowAttachSelf=true (and, on JDK 21 or "
+                + "newer, -XX:+EnableDynamicAgentLoading): the kit's ./lab and mvn pass them; in a project of your own, "
+                + "put them in surefire's argLine.";
             installed = false;
           }
         }
@@ -153,6 +155,9 @@ final class BlockingCallDetector implements Detector {
       if (call == null) {
         return; // a FileChannel (its reads and writes are marked themselves) or another channel: not graded here
       }
+    }
+    if (isAllowedByTheProject(stack, blocking)) {
+      return;
     }
     Entropy entropy = entropyKind(stack, blocking);
     if (entropy == Entropy.NEVER_WAITS) {
@@ -226,6 +231,20 @@ final class BlockingCallDetector implements Detector {
       }
     }
     return kind;
+  }
+
+  /** Whether a frame above the blocking call is a method the project allowed to block ({@code GuardOptions}). */
+  private static boolean isAllowedByTheProject(StackTraceElement[] stack, int blocking) {
+    GuardSession session = GuardSession.current();
+    if (session == null || session.options().allowedBlocking().isEmpty()) {
+      return false;
+    }
+    for (int i = blocking; i < stack.length; i++) {
+      if (session.options().allowsBlockingIn(stack[i].getClassName(), stack[i].getMethodName())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The outermost frame of class {@code api} between the blocking frame and the learner's, or -1. */

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -28,7 +29,8 @@ import java.util.stream.Collectors;
  */
 public final class CodeUnderTest {
 
-  private static volatile String packagePrefix = "";
+  /** The watched packages, each as "name.": the test's own, and any its {@code GuardOptions} add. */
+  private static volatile List<String> packagePrefixes = List.of();
   private static volatile ClassLoader loader = CodeUnderTest.class.getClassLoader();
   /** Where the graded test was loaded from: classes from there are the test's, never the learner's. */
   private static volatile URL testLocation;
@@ -44,6 +46,14 @@ public final class CodeUnderTest {
 
   /** Watches the package of {@code testClass}, minus the classes its {@link GivenCode} annotations name. */
   static void watch(Class<?> testClass) {
+    watch(testClass, List.of());
+  }
+
+  /**
+   * Watches the package of {@code testClass} and {@code morePackages} (with the packages below each), minus the
+   * classes its {@link GivenCode} annotations name.
+   */
+  static void watch(Class<?> testClass, List<String> morePackages) {
     Map<String, String> declared = new HashMap<>();
     for (GivenCode code : testClass.getAnnotationsByType(GivenCode.class)) {
       declared.put(code.value().getName(), code.is());
@@ -55,14 +65,17 @@ public final class CodeUnderTest {
     loader = testClass.getClassLoader();
     testLocation = locationOf(testClass);
     learners.clear();
-    packagePrefix = prefixOf(testClass.getPackageName());
+    List<String> prefixes = new java.util.ArrayList<>();
+    prefixes.add(prefixOf(testClass.getPackageName()));
+    morePackages.stream().map(CodeUnderTest::prefixOf).forEach(prefixes::add);
+    packagePrefixes = prefixes.stream().filter(p -> !p.isEmpty()).distinct().toList();
   }
 
   /** Watches a package without a test class: every class of it counts as the learner's (benchmarks). */
   static void watchPackage(String packageName) {
     testLocation = null;
     learners.clear();
-    packagePrefix = prefixOf(packageName);
+    packagePrefixes = packageName.isEmpty() ? List.of() : List.of(prefixOf(packageName));
   }
 
   private static String prefixOf(String packageName) {
@@ -78,15 +91,18 @@ public final class CodeUnderTest {
    * code. The one rule for "the learner's code", used by the guard and by the failure messages alike.
    */
   public static boolean isLearnersClass(String className) {
-    String prefix = packagePrefix;
-    return !prefix.isEmpty() && className.startsWith(prefix) && givenType(className) == null
+    return inWatchedPackage(className) && givenType(className) == null
         && learners.computeIfAbsent(topLevel(className), CodeUnderTest::compiledFromLearnersSources);
   }
 
   /** Whether {@code className} is in the watched package: a class the learner may have written (a cheap first test). */
   static boolean inWatchedPackage(String className) {
-    String prefix = packagePrefix;
-    return !prefix.isEmpty() && className.startsWith(prefix);
+    for (String prefix : packagePrefixes) {
+      if (className.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -94,8 +110,7 @@ public final class CodeUnderTest {
    * from: {@code location} is its code source, as a class file transformer is given it. The same rule.
    */
   static boolean isLearnersClassFrom(String className, URL location) {
-    String prefix = packagePrefix;
-    if (prefix.isEmpty() || !className.startsWith(prefix) || givenType(className) != null) {
+    if (!inWatchedPackage(className) || givenType(className) != null) {
       return false;
     }
     if (declaredLearners.contains(topLevel(className)) || testLocation == null) {

@@ -65,9 +65,11 @@ public final class EventLoopGuard implements BeforeAllCallback, AfterAllCallback
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    GuardSession session = GuardSession.open();
+    io.looplab.grader.guard.GuardOptions options = io.looplab.grader.guard.GuardOptions.of(context)
+        .orElse(io.looplab.grader.guard.GuardOptions.DEFAULTS);
+    GuardSession session = GuardSession.open(options);
     context.getStore(NAMESPACE).put(SESSION, session);
-    CodeUnderTest.watch(context.getRequiredTestClass());
+    CodeUnderTest.watch(context.getRequiredTestClass(), options.ownPackages());
     GuardServiceProvider.arm();
     watchTimerSites();
     for (Detector detector : DETECTORS) {

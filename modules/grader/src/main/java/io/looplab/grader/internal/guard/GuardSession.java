@@ -26,17 +26,24 @@ final class GuardSession {
   private final StuckLoops stuckLoops = new StuckLoops();
   private final Confinement.Owners verticles = new Confinement.Owners();
   private final Thread testThread;
+  private final io.looplab.grader.guard.GuardOptions options;
   /** The session that was current when this one opened (an outer class's, for a nested class), or null. */
   private final GuardSession outer;
 
-  private GuardSession(Thread testThread, GuardSession outer) {
+  private GuardSession(Thread testThread, GuardSession outer, io.looplab.grader.guard.GuardOptions options) {
     this.testThread = testThread;
     this.outer = outer;
+    this.options = options;
   }
 
   /** Starts the session of a guarded test class, on the thread that runs its tests, and makes it the current one. */
   static GuardSession open() {
-    GuardSession session = new GuardSession(Thread.currentThread(), current);
+    return open(io.looplab.grader.guard.GuardOptions.DEFAULTS);
+  }
+
+  /** {@link #open()}, with what the project told the guard about its tests. */
+  static GuardSession open(io.looplab.grader.guard.GuardOptions options) {
+    GuardSession session = new GuardSession(Thread.currentThread(), current, options);
     current = session;
     return session;
   }
@@ -60,6 +67,11 @@ final class GuardSession {
     if (session != null) {
       action.accept(session);
     }
+  }
+
+  /** What the project told the guard about this class's tests ({@code GuardOptions.DEFAULTS} when nothing). */
+  io.looplab.grader.guard.GuardOptions options() {
+    return options;
   }
 
   ViolationLog violations() {

@@ -27,8 +27,11 @@ public final class GuardSettings {
   private GuardSettings() {
   }
 
+  /** The stall limit: the running test class's own ({@code GuardOptions}), else the setting's. */
   public static long stallMillis() {
-    return Settings.STALL_MS.asLong();
+    GuardSession session = GuardSession.current();
+    long own = session == null ? 0 : session.options().stallMillis();
+    return own > 0 ? own : Settings.STALL_MS.asLong();
   }
 
   /**
