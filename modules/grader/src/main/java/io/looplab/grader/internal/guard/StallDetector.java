@@ -52,10 +52,44 @@ final class StallDetector implements Detector {
    * checks in a row have found it waiting, and the time and CPU time of the last check.
    */
   private record Sighting(long taskStart, long firstCpuNanos, int waiting, long tickNanos, long tickCpuNanos,
-                          boolean reported) {
+                          boolean reported, CpuBySite spent) {
 
     Sighting reportedNow() {
-      return new Sighting(taskStart, firstCpuNanos, waiting, tickNanos, tickCpuNanos, true);
+      return new Sighting(taskStart, firstCpuNanos, waiting, tickNanos, tickCpuNanos, true, spent);
+    }
+  }
+
+  /**
+   * Where a task's CPU time went, by the learner's line the loop was found at: the CPU used since the check before
+   * goes to the line of this check (a sample every 10 ms). A stall is named at the line that took the most, not at
+   * wherever the loop happens to be when the judgment falls (a heavy computation, then a cheap call, is the
+   * computation's stall). Only the checker's thread touches it, one task at a time.
+   */
+  private static final class CpuBySite {
+    private final Map<String, Long> nanos = new java.util.LinkedHashMap<>();
+    private final Map<String, CodeUnderTest.CallSite> sites = new java.util.HashMap<>();
+
+    void add(CodeUnderTest.CallSite site, long cpuNanos) {
+      if (cpuNanos > 0) {
+        nanos.merge(site.where(), cpuNanos, Long::sum);
+        sites.putIfAbsent(site.where(), site);
+      }
+    }
+
+    void clear() {
+      nanos.clear();
+      sites.clear();
+    }
+
+    /** The site that took the most CPU, if it took more than {@code now} did; else {@code now}. */
+    CodeUnderTest.CallSite heaviestOr(CodeUnderTest.CallSite now) {
+      String heaviest = nanos.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+          .orElse(null);
+      if (heaviest == null || heaviest.equals(now.where())
+          || nanos.get(heaviest) <= nanos.getOrDefault(now.where(), 0L)) {
+        return now;
+      }
+      return sites.get(heaviest);
     }
   }
 
@@ -130,7 +164,7 @@ final class StallDetector implements Detector {
     Sighting seen = sightings.get(thread);
     if (seen == null || seen.taskStart() != taskStart) {
       // The first sighting of this task gives the baselines for its CPU time, and may be its first wait.
-      sightings.put(thread, new Sighting(taskStart, cpu, waiting == null ? 0 : 1, now, cpu, false));
+      sightings.put(thread, new Sighting(taskStart, cpu, waiting == null ? 0 : 1, now, cpu, false, new CpuBySite()));
       return;
     }
     // Waiting in a row means: found waiting now and at the last check, and next to no CPU used in between. A loop
@@ -143,7 +177,12 @@ final class StallDetector implements Detector {
     // HttpServer.listen: about 95 ms of CPU and 370 classes, on the loop, below a correct start()).
     boolean warmingUp = learnerFrame >= 0 && CodeUnderTest.isWarmingUp(stack, learnerFrame);
     long cpuBaseline = warmingUp && cpu >= 0 ? cpu : seen.firstCpuNanos();
-    seen = new Sighting(seen.taskStart(), cpuBaseline, waitingInARow, now, cpu, seen.reported());
+    if (warmingUp) {
+      seen.spent().clear();
+    } else if (learnerFrame >= 0 && cpu >= 0 && seen.tickCpuNanos() >= 0 && !seen.reported()) {
+      seen.spent().add(CodeUnderTest.callSite(stack, learnerFrame, 0, false), cpu - seen.tickCpuNanos());
+    }
+    seen = new Sighting(seen.taskStart(), cpuBaseline, waitingInARow, now, cpu, seen.reported(), seen.spent());
     sightings.put(thread, seen);
     if (seen.reported() || taskStart == 0 || event.duration() < stallNanos) {
       return;
@@ -179,7 +218,7 @@ final class StallDetector implements Detector {
       return;
     }
     markReported(thread, seen);
-    CodeUnderTest.CallSite site = CodeUnderTest.callSite(stack, learnerFrame, 0, false);
+    CodeUnderTest.CallSite site = seen.spent().heaviestOr(CodeUnderTest.callSite(stack, learnerFrame, 0, false));
     String what = "one task kept the loop busy for " + length;
     GuardSession.report(site.call() == null
         ? new Violation(Violation.Kind.STALL, thread.getName(), what + ", running " + site.method(), site.where())

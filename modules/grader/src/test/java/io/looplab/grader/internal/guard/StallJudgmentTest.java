@@ -132,6 +132,31 @@ class StallJudgmentTest {
         "named at the learner's line: " + session.violations().since(0));
   }
 
+  @Test
+  @DisplayName("a stall is named at the line where its CPU time went, not where the loop is when the judgment falls")
+  void stallIsNamedWhereTheTimeWent() throws InterruptedException {
+    AtomicBoolean moveOn = new AtomicBoolean();
+    CountDownLatch inHeavy = new CountDownLatch(1);
+    CountDownLatch inLight = new CountDownLatch(1);
+    startLoop(() -> Computing.heavyThenLight(moveOn, inHeavy, inLight, stop));
+    assertTrue(inHeavy.await(10, TimeUnit.SECONDS), "the loop did not start its heavy part");
+    Script script = new Script(loop.getId());
+    StallDetector detector = new StallDetector(script);
+    // At 25, 35 and 45 ms into the task the loop is in heavyPart, computing 12 ms between checks; the judgment can
+    // fall only from 50 ms, by when the loop has moved on to lightPart, which takes 2 ms more.
+    check(detector, script, 0, 0);
+    check(detector, script, 1, 12 * MS);
+    check(detector, script, 2, 24 * MS);
+    assertEquals(List.of(), session.violations().since(0), "no judgment before the limit");
+    moveOn.set(true);
+    assertTrue(inLight.await(10, TimeUnit.SECONDS), "the loop did not move on to its light part");
+    check(detector, script, 3, 26 * MS);
+    List<Violation> found = session.violations().since(0);
+    assertEquals(1, found.size(), "one stall: " + found);
+    assertTrue(found.get(0).toString().contains("heavyPart()"), "24 of the task's 26 ms of CPU went to heavyPart, "
+        + "yet: " + found.get(0));
+  }
+
   private void check(StallDetector detector, Script script, int tick, long cpuSinceFirstSighting) {
     script.at(FIRST_SIGHTING + tick * TICK, cpuSinceFirstSighting);
     detector.onBlocked(new BlockedThreadEvent(loop, script.now - script.taskStart, 2_000 * MS, 5_000 * MS));
