@@ -98,8 +98,20 @@ public record ExerciseResult(String id, String title, List<TestResult> tests, Ex
 
   /** The grading JVM exited before it finished, while {@code running} (or null) ran. */
   public ExerciseResult crashed(int exitCode, long droppedBytes, Path log, String running) {
+    return crashed(exitCode, droppedBytes, log, running, List.of());
+  }
+
+  /**
+   * As {@link #crashed(int, long, Path, String)}, with where the code calls System.exit or Runtime.exit
+   * ({@code "System.exit at Adder.java:12"}): the test that was running is told that line instead of a question.
+   */
+  public ExerciseResult crashed(int exitCode, long droppedBytes, Path log, String running, List<String> exitCalls) {
+    String why = exitCalls.isEmpty()
+        ? "Does the code call System.exit, or run out of memory?"
+        : "Your code calls " + String.join(", and ", exitCalls) + ": that ends the whole JVM, and the tests with it. "
+            + "Return, or fail a future, instead.";
     List<TestResult> cut = cutShort(running, TestStatus.ERROR, "The test JVM stopped during this test (exit status "
-        + exitCode + "). Does the code call System.exit, or run out of memory? Its output is in " + log + ".");
+        + exitCode + "). " + why + " Its output is in " + log + ".");
     return new ExerciseResult(id, title, cut, ExerciseStatus.CRASHED, "The test JVM stopped (exit status " + exitCode
         + ")" + during(running) + (droppedBytes > 0 ? "; " + droppedBytes + " bytes of output were dropped" : "")
         + ". Output: " + log);

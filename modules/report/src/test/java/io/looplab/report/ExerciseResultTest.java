@@ -101,6 +101,16 @@ class ExerciseResultTest {
   }
 
   @Test
+  @DisplayName("a crash of code that calls System.exit names the call's line instead of asking")
+  void crashNamesTheExitCall() {
+    ExerciseResult r = with(A, B).crashed(0, 0, Path.of("out.log"), B.name(), List.of("System.exit at Adder.java:12"));
+    String blamed = r.tests().get(1).message();
+    assertEquals("The test JVM stopped during this test (exit status 0). Your code calls System.exit at Adder.java:12: "
+        + "that ends the whole JVM, and the tests with it. Return, or fail a future, instead. Its output is in out.log.",
+        blamed);
+  }
+
+  @Test
   @DisplayName("a compile error loses every test with the reason, and max stays")
   void compileErrorLosesEveryTest() {
     ExerciseResult r = with(A, B, C).withNote("a note the error replaces")

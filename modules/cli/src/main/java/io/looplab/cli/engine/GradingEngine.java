@@ -130,7 +130,7 @@ public final class GradingEngine implements AutoCloseable {
           .withNote("Stopped before it finished: a newer grading replaced it.");
     }
     return assembly.conclude(exercise, sources, new ReportAssembly.Verdict(jvm.verdicts(), waiting.reportFile(),
-        List.of()), waiting.log(), outcome, limit);
+        List.of(), waiting.classes()), waiting.log(), outcome, limit);
   }
 
   /** One grading of {@link #gradeTogether}: a target, and the test methods to run (all when empty). */
@@ -175,7 +175,7 @@ public final class GradingEngine implements AutoCloseable {
           jvm.ended();
         }
         ExerciseResult report = assembly.conclude(exercise, sources, new ReportAssembly.Verdict(jvm.verdicts(),
-            line.reportFile(), job.onlyTests()), jvm.log(), outcome, limit);
+            line.reportFile(), job.onlyTests(), classes), jvm.log(), outcome, limit);
         if (ending != ServingJvm.Ending.NEXT) {
           jvm = null;
         }

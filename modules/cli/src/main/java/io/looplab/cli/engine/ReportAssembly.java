@@ -25,9 +25,10 @@ final class ReportAssembly {
 
   /**
    * Where a grading's verdict is: the signed records of the JVM that ran it, under the job's name (the report file it
-   * was given, which is never read), and the test methods it was asked to run (all when empty).
+   * was given, which is never read), and the test methods it was asked to run (all when empty); and the learner's
+   * compiled classes, where a JVM that ended early may have been told to.
    */
-  record Verdict(VerdictStream stream, Path job, List<String> onlyTests) {
+  record Verdict(VerdictStream stream, Path job, List<String> onlyTests, Path classes) {
   }
 
   private final ExercisePlans plans;
@@ -62,7 +63,8 @@ final class ReportAssembly {
       report = report.stoppedAtTimeLimit(limit, running, where.map(VerdictStream.Where::text)
           .filter(t -> !t.isEmpty()).orElse(null));
     } else if (endedEarly) {
-      report = report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running);
+      report = report.crashed(outcome.exitCode(), outcome.droppedBytes(), log, running,
+          ExitCalls.in(verdict.classes()));
     }
     if (outcome.droppedBytes() > 0 && report.status() != ExerciseStatus.CRASHED) {
       report = report.withNote("The code printed more than the log keeps: " + outcome.droppedBytes()
