@@ -68,7 +68,8 @@ public final class CheckCommand implements Runnable {
     console.testLines(report, false);
     console.line("");
     console.line("Score " + console.score(report.points(), report.max()) + " (" + report.status() + ")");
-    Path log = kit.root().relativize(engine.lastLog().orElse(kit.workDir()));
+    Path log = kit.root().relativize(engine.latestLog(exercise, Target.exercises(kit))
+        .orElse(engine.lastLog().orElse(kit.workDir())));
     for (String line : NextStep.after(kit, results, exercise, report, log)) {
       console.line(line);
     }

@@ -102,6 +102,7 @@ public final class GradingEngine implements AutoCloseable {
     } finally {
       current = null;
       lastLog = waiting.log();
+      WorkDirs.pointToLatestLog(exercise, target, kit, waiting.log());
     }
   }
 
@@ -262,9 +263,18 @@ public final class GradingEngine implements AutoCloseable {
     }
   }
 
-  /** Where the last grading's JVM wrote its output (what the learner's code printed). */
+  /**
+   * Where the last grading's output is (what the learner's code printed), at the path README gives:
+   * {@code target/lab/<target>/<id>.log}, a link to that grading's own output.log ({@link WorkDirs#latestLog}).
+   */
   public Optional<Path> lastLog() {
     return Optional.ofNullable(lastLog);
+  }
+
+  /** The stable path of {@code exercise}'s newest output ({@code target/lab/<target>/<id>.log}), once it exists. */
+  public Optional<Path> latestLog(Exercise exercise, Target target) {
+    Path link = WorkDirs.latestLog(exercise, target, kit);
+    return java.nio.file.Files.exists(link) ? Optional.of(link) : Optional.empty();
   }
 
   /** Stops any spare JVM, and deletes the compiled tests kept. */
