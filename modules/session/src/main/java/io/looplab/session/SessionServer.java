@@ -21,20 +21,31 @@ public final class SessionServer {
   private final Secrets secrets = new Secrets();
   private final String code;
   private final String key;
+  private final RateLimit rateLimit;
+  /** Open /events streams; touched only on the server's event loop. */
+  private final java.util.Set<io.vertx.core.http.HttpServerResponse> listeners = new java.util.HashSet<>();
   private HttpServer http;
 
-  private SessionServer(SessionOptions options, SessionStore store, String code, String key) {
+  private SessionServer(SessionOptions options, SessionStore store, String code, String key, RateLimit rateLimit) {
     this.options = options;
     this.store = store;
     this.code = code;
     this.key = key;
+    this.rateLimit = rateLimit;
   }
 
   public static Future<SessionServer> start(Vertx vertx, SessionOptions options, SubmissionGrader grader) {
+    return start(vertx, options, grader, System::nanoTime);
+  }
+
+  /** As {@link #start(Vertx, SessionOptions, SubmissionGrader)}, with the rate limit's clock given (tests). */
+  static Future<SessionServer> start(Vertx vertx, SessionOptions options, SubmissionGrader grader,
+      java.util.function.LongSupplier nanoClock) {
     Secrets secrets = new Secrets();
+    RateLimit limit = new RateLimit(20, 10_000_000_000L, nanoClock);
     return SessionStore.open(vertx, options).compose(store -> store.meta("code", secrets.sessionCode())
         .compose(code -> store.meta("key", secrets.secret())
-            .map(key -> new SessionServer(options, store, code, key)))
+            .map(key -> new SessionServer(options, store, code, key, limit)))
         .compose(server -> server.listen(vertx))
         .onFailure(failure -> store.close()));
   }
@@ -45,6 +56,10 @@ public final class SessionServer {
     router.post("/api/*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
     router.post("/api/join").handler(this::join);
     router.post("/api/results").handler(this::results);
+    router.get("/").handler(ctx -> instructor(ctx).onSuccess(v -> page(ctx, true)));
+    router.get("/projector").handler(ctx -> instructor(ctx).onSuccess(v -> page(ctx, false)));
+    router.get("/class.csv").handler(ctx -> instructor(ctx).onSuccess(v -> csv(ctx)));
+    router.get("/events").handler(ctx -> instructor(ctx).onSuccess(v -> events(ctx)));
     router.route().failureHandler(this::failure);
     return vertx.createHttpServer().requestHandler(router).listen(options.port(), options.host()).map(server -> {
       this.http = server;
@@ -75,9 +90,70 @@ public final class SessionServer {
   private void results(RoutingContext ctx) {
     LearnerResult result = LearnerResult.parse(ctx.body().asString());
     authenticated(ctx)
-        .compose(learner -> store.storeResult(learner.id(), result))
+        .compose(learner -> limited(ctx, learner))
+        .compose(learner -> store.storeResult(learner.id(), result).onSuccess(stored -> {
+          if (stored) {
+            publish(learner.id(), result);
+          }
+        }))
         .onSuccess(stored -> json(ctx, 202, new JsonObject().put("accepted", true)))
         .onFailure(ctx::fail);
+  }
+
+  private Future<SessionStore.Learner> limited(RoutingContext ctx, SessionStore.Learner learner) {
+    long wait = rateLimit.take(learner.id());
+    if (wait == 0) {
+      return Future.succeededFuture(learner);
+    }
+    ctx.response().putHeader("Retry-After", String.valueOf(wait));
+    return Future.failedFuture(new BadRequest(429, "Too many posts; try again in " + wait + " s."));
+  }
+
+  /** Fails the request with 403 unless it carries the instructor key (query or X-Instructor-Key header). */
+  private Future<Void> instructor(RoutingContext ctx) {
+    String given = ctx.request().getParam("key");
+    if (given == null) {
+      given = ctx.request().getHeader("X-Instructor-Key");
+    }
+    if (given == null || !java.security.MessageDigest.isEqual(given.getBytes(), key.getBytes())) {
+      ctx.fail(new BadRequest(403, "This page needs the instructor key."));
+      return Future.failedFuture("no key");
+    }
+    return Future.succeededFuture();
+  }
+
+  private void page(RoutingContext ctx, boolean names) {
+    store.learners().compose(learners -> store.results().map(results -> LivePage.render(options.name(), learners,
+            results, names, (names ? "/events?key=" : "/events?projector=1&key=") + key)))
+        .onSuccess(html -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8").end(html))
+        .onFailure(ctx::fail);
+  }
+
+  private void csv(RoutingContext ctx) {
+    store.learners().compose(learners -> store.results().map(results -> LivePage.csv(learners, results)))
+        .onSuccess(csv -> ctx.response().putHeader("Content-Type", "text/csv; charset=utf-8").end(csv))
+        .onFailure(ctx::fail);
+  }
+
+  private void events(RoutingContext ctx) {
+    io.vertx.core.http.HttpServerResponse response = ctx.response();
+    response.setChunked(true).putHeader("Content-Type", "text/event-stream").putHeader("Cache-Control", "no-cache");
+    response.write(": connected\n\n");
+    listeners.add(response);
+    response.closeHandler(v -> listeners.remove(response));
+  }
+
+  /** One server-sent event per newly stored result; the page finds the cell by its id. */
+  private void publish(String learner, LearnerResult result) {
+    io.looplab.report.Standing standing = result.standing();
+    String data = new JsonObject().put("cell", LivePage.cellId(learner, result.exercise()))
+        .put("exercise", result.exercise()).put("standing", standing.word()).put("letter", LivePage.letter(standing))
+        .put("inWords", standing.inWords()).encode();
+    for (io.vertx.core.http.HttpServerResponse listener : java.util.List.copyOf(listeners)) {
+      if (!listener.closed()) {
+        listener.write("data: " + data + "\n\n");
+      }
+    }
   }
 
   private Future<SessionStore.Learner> authenticated(RoutingContext ctx) {
@@ -144,6 +220,7 @@ public final class SessionServer {
   }
 
   public Future<Void> close() {
+    java.util.List.copyOf(listeners).forEach(r -> r.reset());
     Future<Void> stopped = http == null ? Future.succeededFuture() : http.close();
     return stopped.eventually(store::close);
   }
