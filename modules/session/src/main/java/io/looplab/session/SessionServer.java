@@ -15,6 +15,7 @@ import io.vertx.ext.web.handler.BodyHandler;
  */
 public final class SessionServer {
   static final int BODY_LIMIT = 64 * 1024;
+  static final int SUBMISSION_LIMIT = 2 * 1024 * 1024;
 
   private final SessionOptions options;
   private final SessionStore store;
@@ -24,9 +25,13 @@ public final class SessionServer {
   private final RateLimit rateLimit;
   /** Open /events streams; touched only on the server's event loop. */
   private final java.util.Set<io.vertx.core.http.HttpServerResponse> listeners = new java.util.HashSet<>();
+  private final SubmissionGrader grader;
+  private Vertx vertx;
   private HttpServer http;
 
-  private SessionServer(SessionOptions options, SessionStore store, String code, String key, RateLimit rateLimit) {
+  private SessionServer(SessionOptions options, SessionStore store, String code, String key, RateLimit rateLimit,
+      SubmissionGrader grader) {
+    this.grader = grader;
     this.options = options;
     this.store = store;
     this.code = code;
@@ -45,17 +50,20 @@ public final class SessionServer {
     RateLimit limit = new RateLimit(20, 10_000_000_000L, nanoClock);
     return SessionStore.open(vertx, options).compose(store -> store.meta("code", secrets.sessionCode())
         .compose(code -> store.meta("key", secrets.secret())
-            .map(key -> new SessionServer(options, store, code, key, limit)))
+            .map(key -> new SessionServer(options, store, code, key, limit, grader)))
         .compose(server -> server.listen(vertx))
         .onFailure(failure -> store.close()));
   }
 
   private Future<SessionServer> listen(Vertx vertx) {
+    this.vertx = vertx;
     Router router = Router.router(vertx);
     router.get("/api/ping").handler(this::ping);
-    router.post("/api/*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
-    router.post("/api/join").handler(this::join);
-    router.post("/api/results").handler(this::results);
+    router.post("/api/join").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT)).handler(this::join);
+    router.post("/api/results").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT)).handler(this::results);
+    router.post("/api/submissions").handler(BodyHandler.create(false).setBodyLimit(SUBMISSION_LIMIT))
+        .handler(this::submissions);
+    router.get("/class.html").handler(ctx -> instructor(ctx).onSuccess(v -> classHtml(ctx)));
     router.get("/").handler(ctx -> instructor(ctx).onSuccess(v -> page(ctx, true)));
     router.get("/projector").handler(ctx -> instructor(ctx).onSuccess(v -> page(ctx, false)));
     router.get("/class.csv").handler(ctx -> instructor(ctx).onSuccess(v -> csv(ctx)));
@@ -98,6 +106,99 @@ public final class SessionServer {
         }))
         .onSuccess(stored -> json(ctx, 202, new JsonObject().put("accepted", true)))
         .onFailure(ctx::fail);
+  }
+
+  private void submissions(RoutingContext ctx) {
+    Submission submission = Submission.parse(body(ctx));
+    authenticated(ctx)
+        .compose(learner -> limited(ctx, learner))
+        .compose(learner -> {
+          String id = learner.id() + "-" + submission.id().replaceAll("[^A-Za-z0-9_-]", "_");
+          return store.storeSubmission(id, learner.id()).compose(fresh -> {
+            if (!fresh) {
+              return Future.succeededFuture(id);
+            }
+            java.nio.file.Path folder = options.dataDir().toAbsolutePath().resolve("submissions").resolve(id);
+            return write(folder, submission).onSuccess(v -> grade(id, learner, folder.resolve("exercises")))
+                .map(id);
+          });
+        })
+        .onSuccess(id -> json(ctx, 202, new JsonObject().put("submission", id)))
+        .onFailure(ctx::fail);
+  }
+
+  /** Writes the files with Vert.x's asynchronous file system, so the loop never waits on the disk. */
+  private Future<Void> write(java.nio.file.Path folder, Submission submission) {
+    io.vertx.core.file.FileSystem fs = vertx.fileSystem();
+    Future<Void> chain = Future.succeededFuture();
+    for (java.util.Map.Entry<String, byte[]> file : submission.files().entrySet()) {
+      java.nio.file.Path target = folder.resolve(file.getKey());
+      chain = chain.compose(v -> fs.mkdirs(target.getParent().toString()))
+          .compose(v -> fs.writeFile(target.toString(), io.vertx.core.buffer.Buffer.buffer(file.getValue())));
+    }
+    return chain;
+  }
+
+  /**
+   * Grades on a worker, ordered: one grading at a time, in the order submitted, since each may take minutes of
+   * CPU. A grader that throws leaves the submission in status error with its reason; the server goes on.
+   */
+  private void grade(String id, SessionStore.Learner learner, java.nio.file.Path exercises) {
+    vertx.executeBlocking(() -> grader.grade(learner.name(), exercises), true)
+        .compose(results -> {
+          io.vertx.core.json.JsonArray graded = new io.vertx.core.json.JsonArray();
+          for (io.looplab.report.ExerciseResult r : results) {
+            graded.add(new JsonObject().put("exercise", r.id()).put("title", r.title()).put("points", r.points())
+                .put("max", r.max()).put("status", r.status().toString())
+                .put("standing", io.looplab.report.Standing.of(r, false).word()));
+          }
+          return store.gradedSubmission(id, "graded", null, graded.encode());
+        }, failure -> store.gradedSubmission(id, "error", String.valueOf(failure.getMessage()), null))
+        .onComplete(done -> publishSubmission(id));
+  }
+
+  private void publishSubmission(String id) {
+    String data = new JsonObject().put("submission", id).encode();
+    for (io.vertx.core.http.HttpServerResponse listener : java.util.List.copyOf(listeners)) {
+      if (!listener.closed()) {
+        listener.write("event: submission\ndata: " + data + "\n\n");
+      }
+    }
+  }
+
+  private void classHtml(RoutingContext ctx) {
+    store.learners().compose(learners -> store.submissions().map(subs -> {
+      java.util.Map<String, String> names = new java.util.HashMap<>();
+      learners.forEach(l -> names.put(l.id(), l.name()));
+      StringBuilder html = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Class report"
+          + "</title></head><body><h1>Graded submissions</h1><table><tr><th>Learner</th><th>Submission</th>"
+          + "<th>Status</th><th>Exercise</th><th>Standing</th><th>Points</th></tr>");
+      for (JsonObject sub : subs) {
+        String who = LivePage.escape(names.getOrDefault(sub.getString("learner"), "?"));
+        String status = sub.getString("status");
+        if (sub.getString("results") == null) {
+          String reason = sub.getString("reason") == null ? "" : ": " + sub.getString("reason");
+          html.append("<tr><td>").append(who).append("</td><td>").append(LivePage.escape(sub.getString("id")))
+              .append("</td><td>").append(LivePage.escape(status + reason)).append("</td><td></td><td></td><td></td></tr>");
+          continue;
+        }
+        for (Object o : new io.vertx.core.json.JsonArray(sub.getString("results"))) {
+          JsonObject r = (JsonObject) o;
+          html.append("<tr><td>").append(who).append("</td><td>").append(LivePage.escape(sub.getString("id")))
+              .append("</td><td>").append(status).append("</td><td>").append(LivePage.escape(r.getString("exercise")))
+              .append("</td><td class=\"").append(r.getString("standing")).append("\">").append(r.getString("standing"))
+              .append("</td><td>").append(r.getInteger("points")).append("/").append(r.getInteger("max"))
+              .append("</td></tr>");
+        }
+      }
+      return html.append("</table></body></html>").toString();
+    })).onSuccess(html -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8").end(html))
+        .onFailure(ctx::fail);
+  }
+
+  /** The submissions, for tests and exports. */
+  Future<java.util.List<JsonObject>> submissionRows() {
+    return store.submissions();
   }
 
   private Future<SessionStore.Learner> limited(RoutingContext ctx, SessionStore.Learner learner) {

@@ -47,7 +47,9 @@ final class SessionStore {
         "CREATE TABLE IF NOT EXISTS results (id VARCHAR(100) PRIMARY KEY, learner VARCHAR(40) NOT NULL,"
             + " exercise VARCHAR(100) NOT NULL, standing VARCHAR(20) NOT NULL, points INT NOT NULL,"
             + " maxpoints INT NOT NULL, at VARCHAR(40) NOT NULL, body VARCHAR(65536) NOT NULL,"
-            + " seq BIGINT NOT NULL)");
+            + " seq BIGINT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS submissions (id VARCHAR(140) PRIMARY KEY, learner VARCHAR(40) NOT NULL,"
+            + " status VARCHAR(20) NOT NULL, reason VARCHAR(2000), results VARCHAR(1000000))");
     Future<Void> chain = Future.succeededFuture();
     for (String statement : ddl) {
       chain = chain.compose(v -> pool.query(statement).execute().mapEmpty());
@@ -108,6 +110,32 @@ final class SessionStore {
       }
     }
     return false;
+  }
+
+  /** Records a queued submission; false if the learner sent that id before (a client's retry). */
+  Future<Boolean> storeSubmission(String id, String learner) {
+    return pool.withTransaction(conn -> conn.preparedQuery(
+            "INSERT INTO submissions (id, learner, status) VALUES (?, ?, 'queued')")
+        .execute(Tuple.of(id, learner)).map(true))
+        .recover(failure -> isDuplicate(failure) ? Future.succeededFuture(false) : Future.failedFuture(failure));
+  }
+
+  /** The outcome of a grading: status graded with the results as JSON, or error with the reason. */
+  Future<Void> gradedSubmission(String id, String status, String reason, String results) {
+    return pool.withTransaction(conn -> conn.preparedQuery(
+            "UPDATE submissions SET status = ?, reason = ?, results = ? WHERE id = ?")
+        .execute(Tuple.of(status, reason, results, id)).mapEmpty());
+  }
+
+  /** Every submission: id, learner, status, reason, results (JSON text or null). */
+  Future<List<JsonObject>> submissions() {
+    return pool.query("SELECT id, learner, status, reason, results FROM submissions ORDER BY id").execute()
+        .map(rows -> {
+          List<JsonObject> all = new ArrayList<>();
+          rows.forEach(row -> all.add(new JsonObject().put("id", row.getString(0)).put("learner", row.getString(1))
+              .put("status", row.getString(2)).put("reason", row.getString(3)).put("results", row.getString(4))));
+          return all;
+        });
   }
 
   Future<List<Learner>> learners() {
