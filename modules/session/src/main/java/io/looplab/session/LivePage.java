@@ -44,7 +44,7 @@ final class LivePage {
   }
 
   static String render(String session, List<SessionStore.Learner> learners, List<JsonObject> results,
-      boolean names, String eventsUrl) {
+      boolean names, String eventsUrl, java.time.Instant now) {
     Map<String, Map<String, JsonObject>> latest = latest(results);
     TreeSet<String> exercises = new TreeSet<>();
     results.forEach(r -> exercises.add(r.getString("exercise")));
@@ -69,6 +69,25 @@ final class LivePage {
     }
     html.append("</table><p>✓ full marks, P partial, F failing, C compile error, X crashed, T timed out,"
         + " ? grader error, · not started. New results appear here as they arrive; reload if scripts are off.</p>");
+    if (names) {
+      Map<String, String> nameOf = new java.util.HashMap<>();
+      learners.forEach(l -> nameOf.put(l.id(), l.name()));
+      html.append("<h2>Stuck now</h2><ul id=\"stuck\">");
+      for (ClassSignals.Stuck s : ClassSignals.stuck(results, now, java.time.Duration.ofMinutes(10))) {
+        html.append("<li>").append(escape(nameOf.getOrDefault(s.learner(), "?"))).append(" on ")
+            .append(escape(s.exercise())).append(": ").append(escape(s.why())).append(" (hint ")
+            .append(s.hintsUsed()).append(")</li>");
+      }
+      html.append("</ul><h2>Most frequent failing tests</h2><ul id=\"frequent\">");
+      ClassSignals.frequentFailures(results).forEach((exercise, top) -> {
+        if (!top.isEmpty()) {
+          html.append("<li>").append(escape(exercise)).append(": ").append(top.stream()
+              .map(e -> escape(e.getKey()) + " (" + e.getValue() + ")").collect(java.util.stream.Collectors.joining(", ")))
+              .append("</li>");
+        }
+      });
+      html.append("</ul>");
+    }
     if (eventsUrl != null) {
       html.append("<script>new EventSource('").append(eventsUrl).append("').onmessage=function(m){")
           .append("var r=JSON.parse(m.data),c=document.getElementById(r.cell);if(!c){location.reload();return;}")

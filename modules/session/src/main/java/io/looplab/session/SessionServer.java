@@ -225,7 +225,7 @@ public final class SessionServer {
 
   private void page(RoutingContext ctx, boolean names) {
     store.learners().compose(learners -> store.results().map(results -> LivePage.render(options.name(), learners,
-            results, names, (names ? "/events?key=" : "/events?projector=1&key=") + key)))
+            results, names, (names ? "/events?key=" : "/events?projector=1&key=") + key, java.time.Instant.now())))
         .onSuccess(html -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8").end(html))
         .onFailure(ctx::fail);
   }
