@@ -89,7 +89,9 @@ final class LivePage {
       html.append("</ul>");
     }
     if (eventsUrl != null) {
-      html.append("<script>new EventSource('").append(eventsUrl).append("').onmessage=function(m){")
+      // data-live on the body says the stream is open: a reader (or a test) knows updates will arrive.
+      html.append("<script>var es=new EventSource('").append(eventsUrl).append("');")
+          .append("es.onopen=function(){document.body.setAttribute('data-live','yes');};es.onmessage=function(m){")
           .append("var r=JSON.parse(m.data),c=document.getElementById(r.cell);if(!c){location.reload();return;}")
           .append("c.className=r.standing;c.textContent=r.letter;c.title=r.inWords;};</script>");
     }
