@@ -16,21 +16,21 @@ import java.util.Set;
 public record LearnerResult(String learner, Scoreboard board, String problem, long millis, Set<String> untouched) {
 
   /** How a problem starts when the folder is no submission at all (rather than a grading that failed). */
-  static final String NOT_A_SUBMISSION = "not a submission: ";
+  public static final String NOT_A_SUBMISSION = "not a submission: ";
 
   public LearnerResult {
     untouched = Set.copyOf(untouched);
   }
 
-  static LearnerResult graded(String learner, Scoreboard board, long millis, Set<String> untouched) {
+  public static LearnerResult graded(String learner, Scoreboard board, long millis, Set<String> untouched) {
     return new LearnerResult(learner, board, null, millis, untouched);
   }
 
-  static LearnerResult graded(String learner, Scoreboard board, long millis) {
+  public static LearnerResult graded(String learner, Scoreboard board, long millis) {
     return graded(learner, board, millis, Set.of());
   }
 
-  static LearnerResult notGraded(String learner, String problem, long millis) {
+  public static LearnerResult notGraded(String learner, String problem, long millis) {
     return new LearnerResult(learner, null, problem, millis, Set.of());
   }
 

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * `./lab grade --class DIR`: every learner's folder graded, a line per learner as they finish, and the report
@@ -28,20 +29,30 @@ final class ClassGradeRun {
 
   static final Path DEFAULT_REPORT = Path.of("class-report");
 
-  private final Kit kit;
+  /** What grades the learners of a roster, telling of each as they finish: {@link ClassGrading}, or a test's own. */
+  @FunctionalInterface
+  interface Grader {
+    void grade(ClassRoster roster, Consumer<LearnerResult> done) throws InterruptedException;
+  }
+
   private final Path classDir;
   private final List<Exercise> exercises;
   private final Path report;
-  private final int jobs;
-  private final Sandbox sandbox;
+  private final Grader grader;
+  private final String how;
 
+  /** A run of the kit's grading: {@code jobs} learners side by side, each exercise in {@code sandbox} (or none). */
   ClassGradeRun(Kit kit, Path classDir, List<Exercise> exercises, Path out, int jobs, Sandbox sandbox) {
-    this.kit = kit;
+    this(classDir, exercises, out, new ClassGrading(kit, exercises, jobs, sandbox)::grade, jobs + " learner"
+        + (jobs == 1 ? "" : "s") + " at a time" + (sandbox != null ? ", each exercise in a sandbox (bubblewrap)" : ""));
+  }
+
+  ClassGradeRun(Path classDir, List<Exercise> exercises, Path out, Grader grader, String how) {
     this.classDir = classDir;
     this.exercises = exercises;
     this.report = out == null ? DEFAULT_REPORT : out;
-    this.jobs = jobs;
-    this.sandbox = sandbox;
+    this.grader = grader;
+    this.how = how;
   }
 
   /**
@@ -73,9 +84,7 @@ final class ClassGradeRun {
     Console console = Console.current();
     int count = roster.learners().size();
     console.line("Grading a class of " + count + " learner" + (count == 1 ? "" : "s") + " in " + classDir + ": "
-        + exercises.size() + " exercise" + (exercises.size() == 1 ? "" : "s") + " each, " + jobs + " learner"
-        + (jobs == 1 ? "" : "s") + " at a time" + (sandbox != null ? ", each exercise in a sandbox (bubblewrap)" : "")
-        + "; the report in " + report + " grows as each learner finishes");
+        + exercises.size() + " exercise" + (exercises.size() == 1 ? "" : "s") + " each, " + how + "; the report in " + report + " grows as each learner finishes");
     if (!roster.skipped().isEmpty()) {
       console.line("Skipped (not folders): " + String.join(", ", roster.skipped()));
     }
@@ -120,7 +129,7 @@ final class ClassGradeRun {
     int width = roster.learners().stream().mapToInt(l -> l.name().length()).max().orElse(0);
     String counter = "[%" + String.valueOf(count).length() + "d/" + count + "] ";
     try {
-      new ClassGrading(kit, exercises, jobs, sandbox).grade(roster, r -> {
+      grader.grade(roster, r -> {
         // learners finish on several grading threads; the report and the console take one at a time
         synchronized (this) {
           int k = finished.add(r);
