@@ -36,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is no submission at all. Every row must be what `./lab grade --submission` gives that copy's content (graded once
  * per kind, the copies being byte for byte the same), and no learner's code may cost another learner anything.
  */
+@RunsInTheHandoutClone
 class ClassReportTest {
 
   /**
