@@ -75,7 +75,9 @@ public final class Settings {
       "true: the hostile matrix fails, not skips, without bubblewrap (CI sets it)");
   public static final Setting HANDOUT_VERIFY = new Setting("looplab.handout.verify", PROPERTY, "false", SELF_TEST,
       "true: also write a handout, clone it, and run `./lab grade` and `mvn -B verify` in the clone (CI's first "
-          + "run sets it; minutes)");
+          + "run sets it; minutes). The tests that need nothing of this kit (the grader's and the guard's modules, and "
+          + "the self-test classes marked `@RunsInTheHandoutClone`) then run in the clone only, and the clone's "
+          + "reports must show them passed");
 
   /** Every setting, in the order of CONTRIBUTING's table. */
   public static final List<Setting> ALL = List.of(STALL_MS, STUCK_MS, DEBUG, DEBUG_VARIABLE, CONFINEMENT,
