@@ -87,7 +87,7 @@ class HandoutFromAFreshClone {
     // The learner's command, made as strict as this run: a missing browser or bubblewrap fails there too, instead
     // of skipping the classes that this run leaves to the clone (RunsInTheHandoutClone).
     List<String> command = new ArrayList<>(List.of("mvn", "-B", "-o", "verify"));
-    for (Setting strict : List.of(Settings.REQUIRE_CHROMIUM, Settings.REQUIRE_BWRAP)) {
+    for (Setting strict : List.of(Settings.REQUIRE_CHROMIUM, Settings.REQUIRE_BWRAP, Settings.REQUIRE_POSTGRES)) {
       if (strict.isTrue()) {
         command.add("-D" + strict.name() + "=true");
       }
@@ -107,7 +107,7 @@ class HandoutFromAFreshClone {
     for (Class<?> left : RunsInTheHandoutClone.CLASSES) {
       assertRanInTheClone(left.getSimpleName(), List.of(selftestReports.resolve("TEST-" + left.getName() + ".xml")));
     }
-    for (String module : List.of("grader", "vertx-guard")) {
+    for (String module : List.of("grader", "vertx-guard", "session")) {
       try (Stream<Path> reports = Files.list(clone.resolve("modules").resolve(module)
           .resolve("target/surefire-reports"))) {
         assertRanInTheClone("the " + module + " module's tests",

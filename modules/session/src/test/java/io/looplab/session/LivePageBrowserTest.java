@@ -80,7 +80,7 @@ class LivePageBrowserTest {
       wait.until(ExpectedConditions.attributeToBe(cell, "class", "full-marks"));
       System.out.printf("[session browser] post to cell change: %.1f ms%n", (System.nanoTime() - posted) / 1e6);
       assertEquals("✓", browser.findElement(cell).getText());
-      browser.get(server.instructorUrl().replace("/?key=", "/projector?key="));
+      browser.get(server.projectorUrl());
       assertFalse(browser.getPageSource().contains("Grace"), "the projector shows no names");
       Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
       Files.createDirectories(Path.of("target"));

@@ -91,7 +91,7 @@ final class ClassPage {
         Standing standing = r.standing(exercise.id());
         counts.merge(standing, 1, Integer::sum);
         String score = r.exercise(exercise.id()).map(x -> x.points() + "/" + x.max()).orElse("");
-        cells.add(new GridCell(standing.word(), symbol(standing), standing.inWords(),
+        cells.add(new GridCell(standing.word(), standing.symbol(), standing.inWords(),
             standing == Standing.NOT_STARTED || standing == Standing.GRADER_ERROR ? "" : score,
             r.learner() + ": " + standing.inWords() + (score.isEmpty() ? "" : ", " + score), anchor(i), i + 1));
         if (standing == Standing.NOT_STARTED) {
@@ -127,22 +127,8 @@ final class ClassPage {
         learners, notGraded, !notGraded.isEmpty());
   }
 
-  /** The symbol a cell carries besides its colour, so that the grid reads in grey, on a projector, to anyone. */
-  static String symbol(Standing standing) {
-    return switch (standing) {
-      case NOT_STARTED -> "·";
-      case FAILING -> "✗";
-      case PARTIAL -> "◐";
-      case FULL_MARKS -> "✓";
-      case COMPILE_ERROR -> "C";
-      case CRASHED -> "X";
-      case TIMED_OUT -> "T";
-      case GRADER_ERROR -> "?";
-    };
-  }
-
   private static List<Legend> legend() {
-    return Arrays.stream(Standing.values()).map(s -> new Legend(s.word(), symbol(s), s.inWords())).toList();
+    return Arrays.stream(Standing.values()).map(s -> new Legend(s.word(), s.symbol(), s.inWords())).toList();
   }
 
   /** The standings the summary counts as errors: the code did not compile, crashed or ran out of time, or the grader failed. */

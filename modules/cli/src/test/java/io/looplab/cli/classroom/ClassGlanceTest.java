@@ -42,8 +42,8 @@ class ClassGlanceTest {
   void symbolsAreDistinct() {
     Set<String> symbols = new HashSet<>();
     for (Standing s : Standing.values()) {
-      assertTrue(symbols.add(ClassPage.symbol(s)), "two standings share " + ClassPage.symbol(s));
-      assertFalse(ClassPage.symbol(s).isBlank(), s.word());
+      assertTrue(symbols.add(s.symbol()), "two standings share " + s.symbol());
+      assertFalse(s.symbol().isBlank(), s.word());
     }
   }
 
@@ -59,13 +59,13 @@ class ClassGlanceTest {
     for (Standing s : Standing.values()) {
       assertTrue(html.contains("<td class=\"standing " + s.word() + "\" data-standing=\"" + s.word() + "\">"),
           "a " + s.word() + " cell: " + html);
-      assertTrue(html.contains("<li class=\"" + s.word() + "\"><span class=\"symbol\">" + ClassPage.symbol(s)
+      assertTrue(html.contains("<li class=\"" + s.word() + "\"><span class=\"symbol\">" + s.symbol()
           + "</span> " + s.inWords() + "</li>"), "the legend says " + s.inWords());
     }
     Matcher cell = Pattern.compile("data-standing=\"partial\"><a [^>]*><span class=\"symbol\">([^<]+)</span>"
         + "<span class=\"score\">([^<]*)</span>").matcher(html);
     assertTrue(cell.find(), html);
-    assertEquals(List.of(ClassPage.symbol(Standing.PARTIAL), "2/5"), List.of(cell.group(1), cell.group(2)),
+    assertEquals(List.of(Standing.PARTIAL.symbol(), "2/5"), List.of(cell.group(1), cell.group(2)),
         "the partial cell shows its symbol and score in the page, not in a tooltip");
   }
 
