@@ -8,6 +8,7 @@ import io.looplab.cli.commands.JoinCommand;
 import io.looplab.cli.commands.ListCommand;
 import io.looplab.cli.commands.OriginalsCommand;
 import io.looplab.cli.commands.ResetCommand;
+import io.looplab.cli.commands.ServeCommand;
 import io.looplab.cli.commands.SolutionCommand;
 import io.looplab.cli.commands.SubmitCommand;
 import io.looplab.cli.commands.VersionCommand;
@@ -34,7 +35,7 @@ import java.nio.file.Path;
     description = "Graded Vert.x 5 exercises on a real event loop.",
     subcommands = {ListCommand.class, CheckCommand.class, WatchCommand.class, HintCommand.class, ResetCommand.class,
         SolutionCommand.class, GradeCommand.class, HandoutCommand.class, OriginalsCommand.class, VersionCommand.class,
-        JoinCommand.class, SubmitCommand.class,
+        JoinCommand.class, SubmitCommand.class, ServeCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Start with: ./lab list, then ./lab check <id> (or its number: ./lab check 02). Stuck? ./lab hint "
         + "<id>. Help on a command: ./lab help <command>."})

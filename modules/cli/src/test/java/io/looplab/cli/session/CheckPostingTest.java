@@ -4,7 +4,6 @@ import io.looplab.cli.TinyKit;
 import io.looplab.cli.commands.WatchCommand;
 import io.looplab.cli.engine.Console;
 import io.looplab.cli.engine.Kit;
-import io.looplab.cli.engine.Originals;
 import io.looplab.cli.engine.Results;
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.TestResult;
@@ -44,23 +43,11 @@ class CheckPostingTest {
 
   @BeforeEach
   void gradableKit() throws IOException {
-    kit = TinyKit.create(dir.resolve("kit"));
-    Path exercise = kit.root().resolve("exercises").resolve(ID);
-    Files.writeString(exercise.resolve("src/main/java/lab/Task.java"),
-        "package lab;\n\npublic class Task {\n  public int answer() {\n    return 0; // TODO\n  }\n}\n");
-    Files.writeString(exercise.resolve("src/test/java/lab/TaskTest.java"), "package lab;\n\n"
-        + "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
-        + "class TaskTest {\n  @Test\n  void answersFortyTwo() {\n"
-        + "    assertEquals(42, new Task().answer(), \"the answer\");\n  }\n}\n");
-    // The test JVM's own class path has JUnit and the grader: what Maven would have written for an exercise.
-    Files.createDirectories(exercise.resolve("target"));
-    Files.writeString(exercise.resolve("target/lab-classpath.txt"), System.getProperty("java.class.path"));
-    Originals.record(Kit.at(kit.root()));
+    kit = GradableKit.create(dir.resolve("kit"));
   }
 
   private void solve() throws IOException {
-    Files.writeString(kit.root().resolve("exercises").resolve(ID).resolve("src/main/java/lab/Task.java"),
-        "package lab;\n\npublic class Task {\n  public int answer() {\n    return 42;\n  }\n}\n");
+    GradableKit.solve(kit);
   }
 
   private Outbox outbox() {
