@@ -7,28 +7,38 @@ package io.looplab.report;
  */
 public enum Standing {
   /** No result yet, or the code is the untouched stub: the learner has not started this exercise. */
-  NOT_STARTED("not-started", "not started"),
+  NOT_STARTED("not-started", "not started", "·"),
   /** Graded, and no point earned. */
-  FAILING("failing", "failing"),
+  FAILING("failing", "failing", "✗"),
   /** Graded, some points earned but not all. */
-  PARTIAL("partial", "partial"),
+  PARTIAL("partial", "partial", "◐"),
   /** Every point. */
-  FULL_MARKS("full-marks", "full marks"),
+  FULL_MARKS("full-marks", "full marks", "✓"),
   /** The learner's code does not compile. */
-  COMPILE_ERROR("compile-error", "compile error"),
+  COMPILE_ERROR("compile-error", "compile error", "C"),
   /** The learner's code ended the test JVM early. */
-  CRASHED("crashed", "crashed"),
+  CRASHED("crashed", "crashed", "X"),
   /** The learner's code ran into the exercise's time limit. */
-  TIMED_OUT("timed-out", "timed out"),
+  TIMED_OUT("timed-out", "timed out", "T"),
   /** Not graded: the grader or the machine failed, not the code. Never lost points. */
-  GRADER_ERROR("grader-error", "grader error");
+  GRADER_ERROR("grader-error", "grader error", "?");
 
   private final String word;
   private final String inWords;
+  private final String symbol;
 
-  Standing(String word, String inWords) {
+  Standing(String word, String inWords, String symbol) {
     this.word = word;
     this.inWords = inWords;
+    this.symbol = symbol;
+  }
+
+  /**
+   * The symbol a grid's cell carries besides its colour, so that the grid reads in grey, on a projector, to anyone:
+   * one per standing, the same on the live page and in the class report.
+   */
+  public String symbol() {
+    return symbol;
   }
 
   /** The word in CSV, JSON and CSS class names: not-started, failing, partial, full-marks, ... */

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * away stops its grading, stop_server ends the server, and the quick commands (list, hint...) go through a server that
  * is up.
  */
+@RunsInTheHandoutClone
 class CheckServerTest {
 
   /** A check of 01-smoke takes about 3 s; 18 s was seen at a load of 16, and the first also starts the server. */

@@ -1,5 +1,6 @@
 package io.looplab.selftest;
 
+import io.looplab.grader.internal.settings.Setting;
 import io.looplab.grader.internal.settings.Settings;
 
 import io.looplab.cli.Lab;
@@ -18,7 +19,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,8 +84,15 @@ class HandoutFromAFreshClone {
   @Order(2)
   @DisplayName("in a fresh clone of the handout, mvn -B verify passes, and its self-test says there are no solutions")
   void mavenVerifyInTheClone() throws Exception {
-    ShellRun verify = ShellRun.of(clone, logs.resolve("mvn-verify.log"), VERIFY_LIMIT_SECONDS,
-        List.of("mvn", "-B", "-o", "verify"));
+    // The learner's command, made as strict as this run: a missing browser or bubblewrap fails there too, instead
+    // of skipping the classes that this run leaves to the clone (RunsInTheHandoutClone).
+    List<String> command = new ArrayList<>(List.of("mvn", "-B", "-o", "verify"));
+    for (Setting strict : List.of(Settings.REQUIRE_CHROMIUM, Settings.REQUIRE_BWRAP, Settings.REQUIRE_POSTGRES)) {
+      if (strict.isTrue()) {
+        command.add("-D" + strict.name() + "=true");
+      }
+    }
+    ShellRun verify = ShellRun.of(clone, logs.resolve("mvn-verify.log"), VERIFY_LIMIT_SECONDS, command);
     System.out.println("[handout] mvn -B verify in a fresh clone: exit " + verify.exit() + " after "
         + verify.seconds() + " s");
     assertEquals(0, verify.exit(), "mvn -B verify in the handout's clone (log: " + verify.log() + "):\n"
@@ -89,5 +101,46 @@ class HandoutFromAFreshClone {
     assertTrue(out.contains("[self-test] this kit is a handout (no solutions/)"), "the handout's self-test did not say "
         + "that it has no solutions (log: " + verify.log() + ")");
     assertTrue(out.contains("BUILD SUCCESS"), verify.tail(20));
+    // What CI's first run left to this clone (RunsInTheHandoutClone, and the root pom's profile for the modules):
+    // each must have run here, and passed.
+    Path selftestReports = clone.resolve("modules/selftest/target/surefire-reports");
+    for (Class<?> left : RunsInTheHandoutClone.CLASSES) {
+      assertRanInTheClone(left.getSimpleName(), List.of(selftestReports.resolve("TEST-" + left.getName() + ".xml")));
+    }
+    for (String module : List.of("grader", "vertx-guard", "session")) {
+      try (Stream<Path> reports = Files.list(clone.resolve("modules").resolve(module)
+          .resolve("target/surefire-reports"))) {
+        assertRanInTheClone("the " + module + " module's tests",
+            reports.filter(r -> r.getFileName().toString().matches("TEST-.*\\.xml")).toList());
+      }
+    }
+  }
+
+  /** Surefire's reports of {@code what} in the clone: some tests ran, none skipped by all, none failed. */
+  private static void assertRanInTheClone(String what, List<Path> reports) throws IOException {
+    int run = 0;
+    int skipped = 0;
+    for (Path report : reports) {
+      assertTrue(Files.isRegularFile(report), what + " is left to the handout's clone on this run, but the clone "
+          + "has no report " + report + ": it did not run");
+      String xml = Files.readString(report);
+      Matcher suite = Pattern.compile("<testsuite [^>]*").matcher(xml);
+      assertTrue(suite.find(), "not a surefire report: " + report);
+      String head = suite.group();
+      assertEquals("0 failures, 0 errors", count(head, "failures") + " failures, " + count(head, "errors")
+          + " errors", what + " in the handout's clone (" + report + ")");
+      run += count(head, "tests");
+      skipped += count(head, "skipped");
+    }
+    assertTrue(run > skipped, what + " is left to the handout's clone on this run, but the clone ran none of it ("
+        + run + " tests, " + skipped + " skipped, in " + reports.size() + " reports)");
+    System.out.println("[handout] " + what + " ran in the clone: " + (run - skipped) + " tests passed, " + skipped
+        + " skipped");
+  }
+
+  private static int count(String testsuite, String attribute) {
+    Matcher m = Pattern.compile("\\s" + attribute + "=\"(\\d+)\"").matcher(testsuite);
+    assertTrue(m.find(), "no " + attribute + " in " + testsuite);
+    return Integer.parseInt(m.group(1));
   }
 }

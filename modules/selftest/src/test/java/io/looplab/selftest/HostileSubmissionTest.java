@@ -25,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * run takes about 3 s, and 18 s was seen at a load average of 16 on 2 cores. Each is
  * reported as a result for that exercise, never as a failure of the grader.
  */
+@RunsInTheHandoutClone
 class HostileSubmissionTest {
 
   static Kit kit;

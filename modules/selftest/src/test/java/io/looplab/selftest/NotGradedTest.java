@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * time on a crowded machine does) is graded once more, and when it fails again the exercise is an error, not lost
  * points. The one-exercise kit's test gets a set-up that fails on purpose: once, or every time.
  */
+@RunsInTheHandoutClone
 class NotGradedTest {
 
   @TempDir

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * System.exit, or ran into the time limit. Checked on the hostile kit, against the same submissions graded one to a
  * JVM as `./lab grade --submission` grades them.
  */
+@RunsInTheHandoutClone
 class SharedJvmTest {
 
   /** In this order, so that each kind of trouble is followed by a job that must not suffer from it. */

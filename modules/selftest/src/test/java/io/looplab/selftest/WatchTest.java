@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * endless loop, System.exit) costs that check alone, and watch moves on at full marks and leaves no JVM behind.
  * Each wait is bounded by the kit's 30-s time limit plus a wide margin for a loaded machine.
  */
+@RunsInTheHandoutClone
 class WatchTest {
 
   private static final Duration VERDICT = Duration.ofSeconds(75);

@@ -10,28 +10,19 @@ import java.util.TreeSet;
 
 /**
  * The instructor's grid, rendered on the server from the stored results: exercise by learner, each cell the
- * learner's latest standing on that exercise, as a colour and a letter (colour is never the only signal). With
- * names hidden it is the projector's view, learners as numbers.
+ * learner's latest standing on that exercise, as a colour and a symbol (colour is never the only signal; the symbols
+ * are the class report's, {@link Standing#symbol()}). With names hidden it is the projector's view, learners as
+ * numbers. With scripts off the page reloads itself every {@value #RELOAD_SECONDS} s; with them, each stored result
+ * changes its cell as it arrives.
  */
 final class LivePage {
+  /** How often a page without scripts reloads: the grid is never more than this old. */
+  static final int RELOAD_SECONDS = 15;
   private static final String STYLE = "body{font-family:sans-serif}table{border-collapse:collapse}"
       + "td,th{border:1px solid #999;padding:2px 6px;text-align:center}"
       + ".full-marks{background:#8d8}.partial{background:#fd6}.failing{background:#f99}"
       + ".compile-error{background:#c7f}.crashed{background:#f6c}.timed-out{background:#fa6}"
       + ".grader-error{background:#ccc}.not-started{background:#fff}";
-
-  static String letter(Standing standing) {
-    return switch (standing) {
-      case NOT_STARTED -> "·";
-      case FAILING -> "F";
-      case PARTIAL -> "P";
-      case FULL_MARKS -> "✓";
-      case COMPILE_ERROR -> "C";
-      case CRASHED -> "X";
-      case TIMED_OUT -> "T";
-      case GRADER_ERROR -> "?";
-    };
-  }
 
   /** The latest result of each learner on each exercise, in the order stored. */
   static Map<String, Map<String, JsonObject>> latest(List<JsonObject> results) {
@@ -44,13 +35,19 @@ final class LivePage {
   }
 
   static String render(String session, List<SessionStore.Learner> learners, List<JsonObject> results,
-      boolean names, String eventsUrl, java.time.Instant now) {
+      boolean names, String eventsUrl, String projectorUrl, java.time.Instant now) {
     Map<String, Map<String, JsonObject>> latest = latest(results);
     TreeSet<String> exercises = new TreeSet<>();
     results.forEach(r -> exercises.add(r.getString("exercise")));
     StringBuilder html = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
-        .append(escape(session)).append("</title><style>").append(STYLE).append("</style></head><body><h1>")
-        .append(escape(session)).append("</h1><table><tr><th>Learner</th>");
+        .append(escape(session)).append("</title><noscript><meta http-equiv=\"refresh\" content=\"")
+        .append(RELOAD_SECONDS).append("\"></noscript><style>").append(STYLE).append("</style></head><body><h1>")
+        .append(escape(session)).append("</h1>");
+    if (projectorUrl != null) {
+      html.append("<p><a href=\"").append(escape(projectorUrl)).append("\">The projector's view</a> (no names; its "
+          + "link opens nothing else)</p>");
+    }
+    html.append("<table><tr><th>Learner</th>");
     exercises.forEach(e -> html.append("<th>").append(escape(e)).append("</th>"));
     html.append("</tr>");
     int number = 0;
@@ -63,12 +60,17 @@ final class LivePage {
         Standing standing = result == null ? Standing.NOT_STARTED : Standing.of(result.getString("standing"));
         html.append("<td id=\"").append(cellId(learner.id(), exercise)).append("\" class=\"")
             .append(standing.word()).append("\" title=\"").append(standing.inWords()).append("\">")
-            .append(letter(standing)).append("</td>");
+            .append(standing.symbol()).append("</td>");
       }
       html.append("</tr>");
     }
-    html.append("</table><p>✓ full marks, P partial, F failing, C compile error, X crashed, T timed out,"
-        + " ? grader error, · not started. New results appear here as they arrive; reload if scripts are off.</p>");
+    html.append("</table><p id=\"legend\">");
+    for (Standing standing : Standing.values()) {
+      html.append("<span class=\"").append(standing.word()).append("\">").append(standing.symbol()).append("</span> ")
+          .append(standing.inWords()).append(" &nbsp; ");
+    }
+    html.append("</p><p>New results appear here as they arrive (without scripts, the page reloads every ")
+        .append(RELOAD_SECONDS).append(" s).</p>");
     if (names) {
       Map<String, String> nameOf = new java.util.HashMap<>();
       learners.forEach(l -> nameOf.put(l.id(), l.name()));
@@ -93,7 +95,7 @@ final class LivePage {
       html.append("<script>var es=new EventSource('").append(eventsUrl).append("');")
           .append("es.onopen=function(){document.body.setAttribute('data-live','yes');};es.onmessage=function(m){")
           .append("var r=JSON.parse(m.data),c=document.getElementById(r.cell);if(!c){location.reload();return;}")
-          .append("c.className=r.standing;c.textContent=r.letter;c.title=r.inWords;};</script>");
+          .append("c.className=r.standing;c.textContent=r.symbol;c.title=r.inWords;};</script>");
     }
     return html.append("</body></html>").toString();
   }

@@ -22,6 +22,11 @@ public final class SessionServer {
   private final Secrets secrets = new Secrets();
   private final String code;
   private final String key;
+  /**
+   * Opens the projector's view and nothing else: its URL is on the screen the room sees, so it must not be the
+   * instructor's key, which reads every learner's name and details.
+   */
+  private final String projectorKey;
   private final RateLimit rateLimit;
   /** Open /events streams; touched only on the server's event loop. */
   private final java.util.Set<io.vertx.core.http.HttpServerResponse> listeners = new java.util.HashSet<>();
@@ -29,13 +34,14 @@ public final class SessionServer {
   private Vertx vertx;
   private HttpServer http;
 
-  private SessionServer(SessionOptions options, SessionStore store, String code, String key, RateLimit rateLimit,
-      SubmissionGrader grader) {
+  private SessionServer(SessionOptions options, SessionStore store, String code, String key, String projectorKey,
+      RateLimit rateLimit, SubmissionGrader grader) {
     this.grader = grader;
     this.options = options;
     this.store = store;
     this.code = code;
     this.key = key;
+    this.projectorKey = projectorKey;
     this.rateLimit = rateLimit;
   }
 
@@ -50,7 +56,8 @@ public final class SessionServer {
     RateLimit limit = new RateLimit(20, 10_000_000_000L, nanoClock);
     return SessionStore.open(vertx, options).compose(store -> store.meta("code", secrets.sessionCode())
         .compose(code -> store.meta("key", secrets.secret())
-            .map(key -> new SessionServer(options, store, code, key, limit, grader)))
+            .compose(key -> store.meta("projector", secrets.secret())
+                .map(projector -> new SessionServer(options, store, code, key, projector, limit, grader))))
         .compose(server -> server.listen(vertx))
         .onFailure(failure -> store.close()));
   }
@@ -65,9 +72,10 @@ public final class SessionServer {
         .handler(this::submissions);
     router.get("/class.html").handler(ctx -> instructor(ctx).onSuccess(v -> classHtml(ctx)));
     router.get("/").handler(ctx -> instructor(ctx).onSuccess(v -> page(ctx, true)));
-    router.get("/projector").handler(ctx -> instructor(ctx).onSuccess(v -> page(ctx, false)));
+    router.get("/projector").handler(ctx -> viewer(ctx).onSuccess(v -> page(ctx, false)));
     router.get("/class.csv").handler(ctx -> instructor(ctx).onSuccess(v -> csv(ctx)));
-    router.get("/events").handler(ctx -> instructor(ctx).onSuccess(v -> events(ctx)));
+    // The stream carries standings and opaque cell ids, no names: the projector's page may listen too.
+    router.get("/events").handler(ctx -> viewer(ctx).onSuccess(v -> events(ctx)));
     router.route().failureHandler(this::failure);
     return vertx.createHttpServer().requestHandler(router).listen(options.port(), options.host()).map(server -> {
       this.http = server;
@@ -223,9 +231,21 @@ public final class SessionServer {
     return Future.succeededFuture();
   }
 
+  /** Fails the request with 403 unless it carries the projector's key (?view=) or the instructor's. */
+  private Future<Void> viewer(RoutingContext ctx) {
+    String view = ctx.request().getParam("view");
+    if (view != null && java.security.MessageDigest.isEqual(view.getBytes(), projectorKey.getBytes())) {
+      return Future.succeededFuture();
+    }
+    return instructor(ctx);
+  }
+
   private void page(RoutingContext ctx, boolean names) {
+    // The projector's page names only the projector's key, in its stream's URL as anywhere else in it.
+    String events = names ? "/events?key=" + key : "/events?view=" + projectorKey;
+    String projector = names ? "/projector?view=" + projectorKey : null;
     store.learners().compose(learners -> store.results().map(results -> LivePage.render(options.name(), learners,
-            results, names, (names ? "/events?key=" : "/events?projector=1&key=") + key, java.time.Instant.now())))
+            results, names, events, projector, java.time.Instant.now())))
         .onSuccess(html -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8").end(html))
         .onFailure(ctx::fail);
   }
@@ -248,7 +268,7 @@ public final class SessionServer {
   private void publish(String learner, LearnerResult result) {
     io.looplab.report.Standing standing = result.standing();
     String data = new JsonObject().put("cell", LivePage.cellId(learner, result.exercise()))
-        .put("exercise", result.exercise()).put("standing", standing.word()).put("letter", LivePage.letter(standing))
+        .put("exercise", result.exercise()).put("standing", standing.word()).put("symbol", standing.symbol())
         .put("inWords", standing.inWords()).encode();
     for (io.vertx.core.http.HttpServerResponse listener : java.util.List.copyOf(listeners)) {
       if (!listener.closed()) {
@@ -313,6 +333,11 @@ public final class SessionServer {
 
   public String instructorUrl() {
     return "http://" + options.host() + ":" + port() + "/?key=" + key;
+  }
+
+  /** The projector's page: the grid without names, opened with a key that opens nothing else. */
+  public String projectorUrl() {
+    return "http://" + options.host() + ":" + port() + "/projector?view=" + projectorKey;
   }
 
   /** The stored results, oldest first (for the live page, the exports and tests). */

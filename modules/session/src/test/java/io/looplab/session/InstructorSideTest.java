@@ -1,10 +1,12 @@
 package io.looplab.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplab.grader.probe.LagProbe;
+import io.looplab.report.Standing;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
@@ -87,7 +89,7 @@ class InstructorSideTest {
   }
 
   @Test
-  @DisplayName("The live page shows each learner's latest standing as a class and a letter; the projector hides names")
+  @DisplayName("The live page shows each learner's latest standing as a class and the class report's symbol; the projector hides names")
   void pageAndProjector() throws Exception {
     String ada = join("Ada Lovelace");
     String bob = join("Bob <b>");
@@ -98,15 +100,53 @@ class InstructorSideTest {
     assertTrue(page.contains("Ada Lovelace"), page);
     assertTrue(page.contains("Bob &lt;b&gt;"), "names are escaped: " + page);
     assertTrue(page.contains("class=\"full-marks\" title=\"full marks\">✓"), page);
-    assertTrue(page.contains("class=\"failing\" title=\"failing\">F"), page);
-    assertFalse(page.contains("class=\"partial\""), "an older result is not shown: " + page);
-    String projector = get("/projector?key=" + server.instructorKey()).body();
+    assertTrue(page.contains("class=\"failing\" title=\"failing\">" + Standing.FAILING.symbol()), page);
+    assertFalse(page.contains("class=\"partial\" title="), "an older result is not shown: " + page);
+    String projector = get("/projector?view=" + projectorKey()).body();
     assertFalse(projector.contains("Ada"), projector);
     assertFalse(projector.contains("Bob"), projector);
     assertTrue(projector.contains("#1") && projector.contains("#2"), projector);
     String csv = get("/class.csv?key=" + server.instructorKey()).body();
     assertTrue(csv.contains("Ada Lovelace,02-blocking-calls,full-marks,10,10"), csv);
     assertTrue(csv.contains("Bob <b>,02-blocking-calls,failing,0,10"), csv);
+  }
+
+  /** The projector's key, read from the link the instructor's page gives to it. */
+  private String projectorKey() throws Exception {
+    java.util.regex.Matcher link = java.util.regex.Pattern.compile("href=\"/projector\\?view=([^\"]+)\"")
+        .matcher(get("/?key=" + server.instructorKey()).body());
+    assertTrue(link.find(), "the instructor's page links to the projector's view");
+    assertTrue(server.projectorUrl().endsWith("/projector?view=" + link.group(1)), server.projectorUrl());
+    return link.group(1);
+  }
+
+  @Test
+  @DisplayName("The projector's link opens the projector and its stream only: its page holds neither the instructor key nor a name")
+  void projectorKeyOpensTheProjectorOnly() throws Exception {
+    join("Ada Lovelace");
+    String view = projectorKey();
+    assertNotEquals(server.instructorKey(), view);
+    String projector = get("/projector?view=" + view).body();
+    assertFalse(projector.contains(server.instructorKey()), "the room sees the projector's page: " + projector);
+    assertFalse(projector.contains("Ada"), projector);
+    assertTrue(projector.contains("/events?view=" + view), "the projector's page listens with its own key");
+    for (String path : List.of("/", "/class.csv", "/class.html")) {
+      assertEquals(403, get(path + "?view=" + view).statusCode(), path + " with the projector's key");
+      assertEquals(403, get(path + "?key=" + view).statusCode(), path + " with the projector's key as a key");
+    }
+    assertEquals(403, get("/projector?view=0000").statusCode(), "a wrong projector key");
+  }
+
+  @Test
+  @DisplayName("A page read with scripts off reloads itself, and each standing is explained by its symbol")
+  void readableWithScriptsOff() throws Exception {
+    String page = get("/?key=" + server.instructorKey()).body();
+    assertTrue(page.contains("<noscript><meta http-equiv=\"refresh\" content=\"" + LivePage.RELOAD_SECONDS
+        + "\"></noscript>"), page);
+    for (Standing standing : Standing.values()) {
+      assertTrue(page.contains("<span class=\"" + standing.word() + "\">" + standing.symbol() + "</span> "
+          + standing.inWords()), standing + " in the legend: " + page);
+    }
   }
 
   @Test

@@ -21,9 +21,14 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The protocol's join and results routes over real HTTP on 127.0.0.1, with an H2 store in a temporary folder. */
+/**
+ * The protocol's join and results routes over real HTTP on 127.0.0.1, with an H2 store in a temporary folder (and in
+ * PostgreSQL: SessionServerOnPostgresTest runs these same tests there).
+ */
 class SessionServerTest {
   @TempDir Path dataDir;
+  /** Where this test's server keeps its state: null for the H2 file in dataDir. */
+  private String databaseUrl;
   private Vertx vertx;
   private SessionServer server;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -31,11 +36,17 @@ class SessionServerTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
+    databaseUrl = databaseUrl();
     server = startServer();
   }
 
+  /** The database of one test, asked once before it starts (a restart in the test finds the same one). */
+  String databaseUrl() throws Exception {
+    return null;
+  }
+
   private SessionServer startServer() throws Exception {
-    SessionOptions options = new SessionOptions("127.0.0.1", 0, "test session", dataDir, null);
+    SessionOptions options = new SessionOptions("127.0.0.1", 0, "test session", dataDir, databaseUrl);
     return SessionServer.start(vertx, options, (name, dir) -> List.of())
         .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }

@@ -30,6 +30,7 @@ public final class ClassGrading {
   private final List<Exercise> exercises;
   private final int jobs;
   private final Sandbox sandbox;
+  private final UntouchedStubs stubs;
 
   /** {@code sandbox}: what confines each grading JVM, or null for nothing (see {@link Sandbox}). */
   public ClassGrading(Kit kit, List<Exercise> exercises, int jobs, Sandbox sandbox) {
@@ -37,6 +38,7 @@ public final class ClassGrading {
     this.exercises = List.copyOf(exercises);
     this.jobs = jobs;
     this.sandbox = sandbox;
+    this.stubs = new UntouchedStubs(kit, this.exercises);
   }
 
   /** The results in the roster's order; {@code done} hears of each learner as they finish, from a grading thread. */
@@ -75,7 +77,8 @@ public final class ClassGrading {
     long start = System.nanoTime();
     Optional<String> problem = Target.problemWith(kit, learner.folder());
     if (problem.isPresent()) {
-      return LearnerResult.notGraded(learner.name(), "not a submission: " + problem.get(), millisSince(start));
+      return LearnerResult.notGraded(learner.name(), LearnerResult.NOT_A_SUBMISSION + problem.get(),
+          millisSince(start));
     }
     Target target = Target.submission(kit, learner.folder());
     List<ExerciseResult> reports = new ArrayList<>();
@@ -88,8 +91,9 @@ public final class ClassGrading {
       // (a full disk, say), and it stays this learner's.
       return LearnerResult.notGraded(learner.name(), "grading failed: " + e.getMessage(), millisSince(start));
     }
-    return LearnerResult.graded(learner.name(), new Scoreboard(learner.folder().toString(), reports),
-        millisSince(start));
+    // The learner's name, not their folder's path: a report is shared, and the instructor's paths are their own.
+    return LearnerResult.graded(learner.name(), new Scoreboard(learner.name(), reports), millisSince(start),
+        stubs.in(target, exercises));
   }
 
   private static long millisSince(long start) {

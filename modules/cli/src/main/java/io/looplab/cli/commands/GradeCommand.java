@@ -10,7 +10,9 @@ import io.looplab.cli.engine.Sandbox;
 import io.looplab.cli.engine.Scoreboard;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.UsageError;
+import io.looplab.cli.formats.ExportOptions;
 import io.looplab.cli.formats.ResultFormat;
+import io.looplab.cli.formats.TestMethods;
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.ExerciseStatus;
 import picocli.CommandLine.Command;
@@ -40,6 +42,7 @@ import java.util.Optional;
         "  ./lab grade --submission ../alice --json alice.json",
         "  ./lab grade --format junit --out TEST-looplab.xml   (also: exercism, gradescope, classroom)",
         "  ./lab grade --class ../class --out ../class-report   (one folder per learner; --jobs 4)",
+        "  ./lab grade --class ../class --out ../class-report --learner alice   (alice again, into that report)",
         "  ./lab grade --solutions                      (the reference solutions: full marks)"})
 public final class GradeCommand implements Runnable {
 
@@ -78,6 +81,14 @@ public final class GradeCommand implements Runnable {
       + "each as --submission takes it; writes class.csv, index.html and each learner's JSON into --out")
   Path classDir;
 
+  @Option(names = "--learner", paramLabel = "NAME", description = "with --class: grade only this learner (a folder "
+      + "of DIR) and replace their row in the report an earlier --class run wrote into --out, keeping the others'")
+  String learner;
+
+  @Option(names = "--visibility", paramLabel = "WHEN", description = "with --format gradescope: when learners see "
+      + "each test's result: visible (default), hidden, after_due_date or after_published")
+  String visibility;
+
   @Option(names = "--sandbox", negatable = true, description = "run each exercise's JVM under bubblewrap: files "
       + "read-only but its own work folder, loopback only, its own PIDs (default: on for --submission and --class)")
   Boolean sandbox;
@@ -98,13 +109,29 @@ public final class GradeCommand implements Runnable {
     if (jobs != null && jobs < 1) {
       throw new UsageError("--jobs " + jobs + ": must be 1 or more");
     }
+    if (learner != null && classDir == null) {
+      throw new UsageError("--learner works with --class: it names a learner's folder in the class folder");
+    }
+    if (visibility != null && format != ResultFormat.gradescope) {
+      throw new UsageError("--visibility works with --format gradescope");
+    }
+    if (visibility != null && !ExportOptions.VISIBILITIES.contains(visibility)) {
+      throw new UsageError("--visibility " + visibility + ": must be one of "
+          + String.join(", ", ExportOptions.VISIBILITIES));
+    }
     if (classDir != null) {
       if (json != null || format != null) {
         throw new UsageError("--class writes its own reports into --out (class.csv, index.html, learners/*.json): "
             + (json != null ? "--json" : "--format") + " works with one target");
       }
-      ClassGradeRun.run(kit, classDir, gradableHere(chosen(kit), Console.current()), out,
+      ClassGradeRun.checked(classDir, out, learner);
+      ClassGradeRun run = new ClassGradeRun(kit, classDir, gradableHere(chosen(kit), Console.current()), out,
           jobs != null ? jobs : Runtime.getRuntime().availableProcessors(), sandbox(true));
+      if (learner != null) {
+        run.one(learner);
+      } else {
+        run.all();
+      }
       return;
     }
     Target target = solutions ? Target.solutions(kit) : submission != null ? Target.submission(kit, submission)
@@ -136,7 +163,7 @@ public final class GradeCommand implements Runnable {
         scoreboardLine(console, r, titleWidth, details);
       }
     }
-    Scoreboard board = new Scoreboard(target.label(), reports);
+    Scoreboard board = new Scoreboard(reportLabel(target), reports);
     if (!details && reports.stream().anyMatch(r -> !r.isComplete())) {
       console.line("");
       console.line("What each failing test says: ./lab grade --verbose" + (submission != null ? " --submission "
@@ -150,9 +177,22 @@ public final class GradeCommand implements Runnable {
       console.line("Report written to " + json);
     }
     if (format != null) {
-      write(out, format.render(board));
+      write(out, format.render(board, new ExportOptions(kit.exercises().stream().map(Exercise::id).toList(),
+          visibility == null ? ExportOptions.DEFAULT_VISIBILITY : visibility, new TestMethods(kit))));
       console.line("Report for " + format + " written to " + out);
     }
+  }
+
+  /**
+   * What a report calls the target: a submission by its folder's name, never the path it was given by (an
+   * instructor's absolute path would end up in a report the learner or a platform sees).
+   */
+  private String reportLabel(Target target) {
+    if (submission == null) {
+      return target.label();
+    }
+    Path name = submission.toAbsolutePath().normalize().getFileName();
+    return name == null ? "submission" : name.toString();
   }
 
   /**

@@ -28,7 +28,7 @@ final class ClassroomResults {
   private ClassroomResults() {
   }
 
-  static String render(Scoreboard board) {
+  static String render(Scoreboard board, ExportOptions options) {
     String json = render(board, Integer.MAX_VALUE);
     for (int cap = 1_000; json.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES && cap >= 50; cap /= 2) {
       json = render(board, cap);

@@ -22,7 +22,7 @@ final class ExercismResults {
   private ExercismResults() {
   }
 
-  static String render(Scoreboard board) {
+  static String render(Scoreboard board, ExportOptions options) {
     JsonArray tests = new JsonArray();
     List<String> notRun = new ArrayList<>();
     boolean allPassed = true;
@@ -36,7 +36,7 @@ final class ExercismResults {
         anyRan = true;
       }
       for (TestResult test : exercise.tests()) {
-        tests.add(test(exercise, test, i + 1));
+        tests.add(test(exercise, test, i + 1, options.tests()));
       }
     }
     String status = allPassed && !board.exercises().isEmpty() ? "pass" : anyRan ? "fail" : "error";
@@ -47,13 +47,17 @@ final class ExercismResults {
     return results.put("tests", tests).encodePrettily();
   }
 
-  private static JsonObject test(ExerciseResult exercise, TestResult test, int task) {
+  private static JsonObject test(ExerciseResult exercise, TestResult test, int task, TestSource source) {
     TestName name = TestName.of(test);
     String status = LostTest.status(test);
+    // the specification's test_code is the test's own code, shown to the learner beside its result; a test whose
+    // method cannot be found (a dynamic test, a kit without its test files) is named instead
+    String code = source.of(exercise.id(), test).orElseGet(() -> "// " + name.simpleClassName() + "."
+        + name.method() + "() in exercises/" + exercise.id() + "/src/test/java, worth " + test.max() + " point"
+        + (test.max() == 1 ? "" : "s"));
     JsonObject json = new JsonObject()
         .put("name", exercise.id() + ": " + test.name())
-        .put("test_code", name.simpleClassName() + "." + name.method() + "() in exercises/" + exercise.id()
-            + "/src/test/java, worth " + test.max() + " point" + (test.max() == 1 ? "" : "s"))
+        .put("test_code", code)
         .put("status", status)
         .put("task_id", task);
     if (!status.equals("pass")) {

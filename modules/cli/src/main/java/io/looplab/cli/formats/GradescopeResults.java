@@ -8,14 +8,16 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Gradescope's autograder {@code results.json}: the total score, a summary per exercise as the submission's output,
- * and every graded test with its score, maximum and message, numbered exercise.test ("2.3").
+ * and every graded test with its score, maximum and message, numbered exercise.test ("2.3"): the exercise's place in
+ * the curriculum and the test's place in its plan, so a test keeps its number whatever --only picked. Every result
+ * has the visibility asked for (Gradescope's visible, hidden, after_due_date or after_published).
  */
 final class GradescopeResults {
 
   private GradescopeResults() {
   }
 
-  static String render(Scoreboard board) {
+  static String render(Scoreboard board, ExportOptions options) {
     JsonArray tests = new JsonArray();
     StringBuilder output = new StringBuilder();
     for (int i = 0; i < board.exercises().size(); i++) {
@@ -27,11 +29,11 @@ final class GradescopeResults {
         TestResult test = exercise.tests().get(j);
         JsonObject json = new JsonObject()
             .put("name", exercise.id() + ": " + test.name())
-            .put("number", (i + 1) + "." + (j + 1))
+            .put("number", options.place(exercise.id(), i + 1) + "." + (j + 1))
             .put("score", (double) test.points())
             .put("max_score", (double) test.max())
             .put("status", test.passed() ? "passed" : "failed")
-            .put("visibility", "visible");
+            .put("visibility", options.visibility());
         if (test.message() != null) {
           json.put("output", test.message()).put("output_format", "text");
         }
@@ -42,7 +44,7 @@ final class GradescopeResults {
         .put("score", (double) board.points())
         .put("output", output.toString().strip())
         .put("output_format", "text")
-        .put("visibility", "visible")
+        .put("visibility", options.visibility())
         .put("stdout_visibility", "hidden")
         .put("tests", tests)
         .encodePrettily();

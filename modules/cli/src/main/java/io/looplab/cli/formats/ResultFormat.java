@@ -2,7 +2,7 @@ package io.looplab.cli.formats;
 
 import io.looplab.cli.engine.Scoreboard;
 
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The report in another tool's format, for platforms that already know how to show test results: Exercism's test
@@ -15,13 +15,18 @@ public enum ResultFormat {
   junit(JUnitXml::render),
   classroom(ClassroomResults::render);
 
-  private final Function<Scoreboard, String> renderer;
+  private final BiFunction<Scoreboard, ExportOptions, String> renderer;
 
-  ResultFormat(Function<Scoreboard, String> renderer) {
+  ResultFormat(BiFunction<Scoreboard, ExportOptions, String> renderer) {
     this.renderer = renderer;
   }
 
+  /** The report with no kit at hand: exercises numbered in the board's order, visible, tests by name only. */
   public String render(Scoreboard board) {
-    return renderer.apply(board);
+    return render(board, ExportOptions.none(board.exercises().stream().map(e -> e.id()).toList()));
+  }
+
+  public String render(Scoreboard board, ExportOptions options) {
+    return renderer.apply(board, options);
   }
 }

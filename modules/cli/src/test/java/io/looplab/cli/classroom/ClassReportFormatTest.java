@@ -48,11 +48,11 @@ class ClassReportFormatTest {
   void csvHasARowPerLearner() {
     List<String> rows = ClassCsv.render(List.of(ONE, TWO), klass).lines().toList();
     assertEquals(List.of(
-        "learner,01-one,02-two,total,max,note",
-        "alice,5,5,10,10,",
-        "bob,3,2,5,10,",
-        "\"carol, \"\"the quoted\"\"\",5,2,7,10,",
-        "dave,,,,,not a submission: no such folder"), rows);
+        "learner,01-one,02-two,total,max,note,01-one status,02-two status",
+        "alice,5,5,10,10,,full-marks,full-marks",
+        "bob,3,2,5,10,,partial,partial",
+        "\"carol, \"\"the quoted\"\"\",5,2,7,10,,full-marks,partial",
+        "dave,,,,,not a submission: no such folder,not-started,not-started"), rows);
   }
 
   @Test

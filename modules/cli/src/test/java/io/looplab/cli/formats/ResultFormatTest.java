@@ -53,8 +53,48 @@ class ResultFormatTest {
         tests.stream().map(t -> ((JsonObject) t).getInteger("task_id")).toList());
     assertEquals(NASTY, tests.getJsonObject(2).getString("message"));
     assertEquals("02-blocking-calls: the test lost", tests.getJsonObject(2).getString("name"));
-    assertTrue(tests.getJsonObject(0).getString("test_code").startsWith("QuoteVerticleTest.retries()"),
-        tests.getJsonObject(0).encode());
+    assertTrue(tests.getJsonObject(0).getString("test_code").startsWith("// QuoteVerticleTest.retries()"),
+        "with no test file at hand, the test is named: " + tests.getJsonObject(0).encode());
+  }
+
+  @Test
+  @DisplayName("exercism: test_code is the graded test method's own source, read from its test file")
+  void exercismTestCode() {
+    String file = "package io.looplab.blocking;\n\nclass QuoteVerticleTest {\n\n  @Test\n"
+        + "  @DisplayName(\"retries\")\n  void retries(VertxTestContext ctx) {\n    String s = \"}\"; // }\n"
+        + "    if (s.isEmpty()) {\n      ctx.failNow(\"{\");\n    }\n  }\n\n  void serves() {\n  }\n}\n";
+    TestSource source = (exercise, test) -> TestMethods.method(file, TestName.of(test).method());
+    JsonObject results = new JsonObject(ResultFormat.exercism.render(everyOutcome(), new ExportOptions(
+        List.of("01-event-loop-threads", "02-blocking-calls", "03-execute-blocking"), "visible", source)));
+    assertValid("exercism-results-v3.schema.json", results);
+    assertEquals("@Test\n@DisplayName(\"retries\")\nvoid retries(VertxTestContext ctx) {\n  String s = \"}\"; // }\n"
+        + "  if (s.isEmpty()) {\n    ctx.failNow(\"{\");\n  }\n}", results.getJsonArray("tests").getJsonObject(0)
+        .getString("test_code"), "braces in strings and comments do not end the method");
+    assertEquals("void serves() {\n}", results.getJsonArray("tests").getJsonObject(1).getString("test_code"));
+    assertTrue(TestMethods.method(file, "absent").isEmpty());
+  }
+
+  @Test
+  @DisplayName("gradescope: the visibility asked for on every result, and numbers by curriculum place whatever --only kept")
+  void gradescopeVisibilityAndNumbers() {
+    Scoreboard board = everyOutcome();
+    Scoreboard only = new Scoreboard("exercises", List.of(board.exercises().get(1)));
+    List<String> curriculum = List.of("01-event-loop-threads", "02-blocking-calls", "03-execute-blocking");
+    for (String visibility : ExportOptions.VISIBILITIES) {
+      JsonObject results = new JsonObject(ResultFormat.gradescope.render(only, new ExportOptions(curriculum,
+          visibility, (e, t) -> java.util.Optional.empty())));
+      assertValid("gradescope-results.schema.json", results);
+      assertEquals(visibility, results.getString("visibility"));
+      JsonArray tests = results.getJsonArray("tests");
+      assertTrue(tests.stream().allMatch(t -> ((JsonObject) t).getString("visibility").equals(visibility)));
+      assertEquals(List.of("2.1", "2.2", "2.3", "2.4"), tests.stream().map(t -> ((JsonObject) t)
+          .getString("number")).toList(), "02's tests keep the numbers of the whole grading");
+    }
+    JsonObject whole = new JsonObject(ResultFormat.gradescope.render(board, new ExportOptions(curriculum, "hidden",
+        (e, t) -> java.util.Optional.empty())));
+    assertEquals("2.1", whole.getJsonArray("tests").getJsonObject(2).getString("number"));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new ExportOptions(curriculum,
+        "sometimes", (e, t) -> java.util.Optional.empty()));
   }
 
   @Test
@@ -100,6 +140,10 @@ class ResultFormatTest {
     Element firstCase = (Element) doc.getElementsByTagName("testcase").item(0);
     assertEquals("retries", firstCase.getAttribute("name"));
     assertEquals("io.looplab.blocking.QuoteVerticleTest", firstCase.getAttribute("classname"));
+    NodeList cases = doc.getElementsByTagName("testcase");
+    for (int i = 0; i < cases.getLength(); i++) {
+      assertTrue(((Element) cases.item(i)).hasAttribute("time"), "every testcase has the time Surefire's XSD requires");
+    }
   }
 
   @Test
@@ -160,6 +204,15 @@ class ResultFormatTest {
       refused = true;
     }
     assertTrue(refused, "a <failure> without its type should not pass the XSD");
+    String untimed = ResultFormat.junit.render(everyOutcome()).replaceFirst(" time=\"0\"", "");
+    boolean refusedUntimed = false;
+    try {
+      SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI).newSchema(new StreamSource(resource(
+          "surefire-junit.xsd"))).newValidator().validate(new StreamSource(new StringReader(untimed)));
+    } catch (org.xml.sax.SAXException expected) {
+      refusedUntimed = true;
+    }
+    assertTrue(refusedUntimed, "a <testcase> without its time should not pass the XSD");
     JsonObject classroom = new JsonObject(ResultFormat.classroom.render(everyOutcome()));
     classroom.getJsonArray("tests").getJsonObject(2).putNull("message");
     assertInvalid("classroom-results.schema.json", classroom);

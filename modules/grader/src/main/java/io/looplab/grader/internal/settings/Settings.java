@@ -70,18 +70,24 @@ public final class Settings {
   public static final Setting ORIGINALS_STRICT = new Setting("looplab.originals.strict", PROPERTY, "false",
       SELF_TEST, "true: every stub and graded test must be what `modules/originals.txt` records (CI sets it)");
   public static final Setting REQUIRE_CHROMIUM = new Setting("looplab.require.chromium", PROPERTY, "false",
-      SELF_TEST, "true: the class report's browser test fails, not skips, without Chromium (CI sets it)");
+      SELF_TEST, "true: the class report's and the live page's browser tests fail, not skip, without Chromium and "
+          + "its driver (CI sets it)");
   public static final Setting REQUIRE_BWRAP = new Setting("looplab.require.bwrap", PROPERTY, "false", SELF_TEST,
       "true: the hostile matrix fails, not skips, without bubblewrap (CI sets it)");
+  public static final Setting REQUIRE_POSTGRES = new Setting("looplab.require.postgres", PROPERTY, "false",
+      SELF_TEST, "true: the session server's PostgreSQL tests fail, not skip, without PostgreSQL's server programs "
+          + "(Debian's postgresql; CI sets it)");
   public static final Setting HANDOUT_VERIFY = new Setting("looplab.handout.verify", PROPERTY, "false", SELF_TEST,
       "true: also write a handout, clone it, and run `./lab grade` and `mvn -B verify` in the clone (CI's first "
-          + "run sets it; minutes)");
+          + "run sets it; minutes). The tests that need nothing of this kit (the grader's, the guard's and the session "
+          + "server's modules, and the self-test classes marked `@RunsInTheHandoutClone`) then run in the clone only, and the clone's "
+          + "reports must show them passed");
 
   /** Every setting, in the order of CONTRIBUTING's table. */
   public static final List<Setting> ALL = List.of(STALL_MS, STUCK_MS, DEBUG, DEBUG_VARIABLE, CONFINEMENT,
       TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, HOME, JAVA_HOME_FIRST, JAVA_HOME, NO_COLOR, CI, COLUMNS,
       ANSI, NO_SERVER, SELFTEST_PARALLEL, SELFTEST_ONLY, SELFTEST_SHARED, ORIGINALS_STRICT, REQUIRE_CHROMIUM,
-      REQUIRE_BWRAP, HANDOUT_VERIFY);
+      REQUIRE_BWRAP, REQUIRE_POSTGRES, HANDOUT_VERIFY);
 
   private Settings() {
   }
