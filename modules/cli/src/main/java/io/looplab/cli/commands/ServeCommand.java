@@ -89,9 +89,10 @@ public final class ServeCommand implements Runnable {
     }, "lab-serve-stop"));
     console.line("Learners type:");
     console.line("  " + served.joinLine());
-    console.line("Your live page (the key is yours alone; the projector view shows no names):");
+    console.line("Your live page (its key is yours alone):");
     console.line("  " + served.instructorUrl("/"));
-    console.line("  " + served.instructorUrl("/projector"));
+    console.line("The projector's view (no names; its key opens nothing else):");
+    console.line("  " + served.projectorUrl());
     console.line("Submissions, graded here as they come: " + served.instructorUrl("/class.html") + " (CSV of the "
         + "latest checks: " + served.instructorUrl("/class.csv") + ")");
     console.line("State kept in " + dataDir + ". Ctrl-C stops the session.");

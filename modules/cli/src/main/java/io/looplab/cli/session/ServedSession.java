@@ -59,6 +59,12 @@ public final class ServedSession implements AutoCloseable {
     return "./lab join " + baseUrl() + " " + server.sessionCode();
   }
 
+  /** The projector's page, opened with its own key, which opens nothing else (its URL is on the room's screen). */
+  public String projectorUrl() {
+    java.net.URI given = java.net.URI.create(server.projectorUrl());
+    return baseUrl() + given.getRawPath() + "?" + given.getRawQuery();
+  }
+
   /** An instructor's page on this server, with the key. */
   public String instructorUrl(String path) {
     return baseUrl() + path + "?key=" + server.instructorKey();

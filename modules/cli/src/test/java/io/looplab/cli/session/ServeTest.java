@@ -89,6 +89,9 @@ class ServeTest {
     String joinLine = first.stream().filter(l -> l.startsWith("  ./lab join ")).findFirst().orElseThrow();
     assertTrue(joinLine.matches("  \\./lab join http://127\\.0\\.0\\.1:\\d+ [A-Z]{6}"), joinLine);
     assertTrue(first.stream().anyMatch(l -> l.matches("  http://127\\.0\\.0\\.1:\\d+/\\?key=[0-9a-f]+")), first.toString());
+    assertTrue(first.stream().anyMatch(l -> l.matches("  http://127\\.0\\.0\\.1:\\d+/projector\\?view=[0-9a-f]+")),
+        "the projector's URL has its own key: " + first);
+    assertTrue(first.stream().noneMatch(l -> l.contains("/projector?key=")), first.toString());
     assertTrue(String.join("\n", first).contains("Session stopped. Everything is kept in " + data), first.toString());
     List<String> again = serveUntilJoinLine(instructor, data);
     String code = joinLine.substring(joinLine.lastIndexOf(' ') + 1);
