@@ -51,6 +51,10 @@ public final class LiveSession implements AutoCloseable {
     return server.port();
   }
 
+  public String instructorKey() {
+    return server.instructorKey();
+  }
+
   public String code() {
     return server.sessionCode();
   }
