@@ -55,7 +55,8 @@ public final class ServeCommand implements Runnable {
       + "in the kit): the same folder again resumes the session")
   Path data;
 
-  @Option(names = "--db", paramLabel = "URL", description = "a database URL instead of the H2 file in --data")
+  @Option(names = "--db", paramLabel = "URL", description = "postgresql://user:password@host:port/database: the session in "
+      + "PostgreSQL instead of the H2 file in --data")
   String db;
 
   @Override

@@ -144,7 +144,8 @@ class ServeTest {
   @CsvSource(delimiter = '|', value = {
       "--port abc                     | lab: --port abc: a port is a number from 1 to 65535 (0 for any free one)",
       "--port 70000                   | lab: --port 70000: a port is a number from 1 to 65535 (0 for any free one)",
-      "--port 0 --db postgresql://x/y | lab: the session server did not start: "})
+      "--port 0 --db mysql://db/class  | lab: the session server did not start: The database URL mysql://db/class "
+          + "is not a postgresql:// URL"})
   void badOptions(String args, String said) throws Exception {
     TinyKit kit = TinyKit.create(dir.resolve("kit"));
     List<String> command = new ArrayList<>(List.of("serve", "--host", "127.0.0.1", "--data",
