@@ -196,6 +196,25 @@ class JoinCommandTest {
   }
 
   @Test
+  @DisplayName("joining another session drops the results queued for the previous one, and says so; rejoining "
+      + "the same session as the same learner keeps them")
+  void anotherSessionDropsTheQueue() throws Exception {
+    kit.lab("", "join", server.url(), server.code(), "--name", "Ada");
+    Outbox outbox = new Outbox(Kit.at(kit.root()));
+    outbox.queue(new JsonObject().put("id", outbox.newId()));
+    TinyKit.Run again = kit.lab("", "join", server.url(), server.code(), "--name", "Ada");
+    assertFalse(again.out().contains("dropped"), again.out());
+    assertEquals(1, outbox.queued().size(), "the same learner's queue is still good");
+    try (LiveSession other = LiveSession.start(dir.resolve("other"), 0)) {
+      TinyKit.Run moved = kit.lab("", "join", other.url(), other.code(), "--name", "Ada");
+      assertEquals(0, moved.status(), moved.err());
+      assertTrue(moved.out().strip().endsWith("1 result queued for the previous session was dropped."), moved.out());
+      assertTrue(outbox.queued().isEmpty());
+      assertEquals(other.url(), JoinedSession.of(Kit.at(kit.root())).orElseThrow().url());
+    }
+  }
+
+  @Test
   @DisplayName("join --leave forgets the session and drops what is queued; with no session it says so and changes "
       + "nothing")
   void leave() throws Exception {
