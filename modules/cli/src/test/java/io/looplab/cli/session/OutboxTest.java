@@ -235,6 +235,31 @@ class OutboxTest {
   }
 
   @Test
+  @DisplayName("the real server's rate limit (20 posts in 10 s) stops a long queue with 429: what went is the "
+      + "oldest; the rest stays queued, in order")
+  void realServerRateLimit() throws Exception {
+    try (LiveSession server = LiveSession.start(dir.resolve("server"), 0)) {
+      var joined = http.post(server.url() + "/api/join", null,
+          new JsonObject().put("code", server.code()).put("name", "Ada").encode()).body();
+      JoinedSession session = new JoinedSession(server.url(), joined.getString("learner"), joined.getString("token"),
+          "Ada");
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        String id = outbox.newId();
+        ids.add(id);
+        outbox.queue(ResultBody.of(io.looplab.report.ExerciseResult.of("02-blocking-calls", "Exercise 02",
+            List.of()), false, 0, "check", java.time.Instant.now(), id));
+      }
+      Outbox.Sent sent = outbox.send(session, http);
+      assertTrue(sent.why() != null && sent.why().contains("429"), String.valueOf(sent.why()));
+      assertTrue(sent.sent() >= 20 && sent.sent() < 40, "sent " + sent.sent());
+      assertEquals(40 - sent.sent(), sent.left());
+      assertEquals(ids.subList(sent.sent(), 40), outbox.queued().stream()
+          .map(p -> p.getFileName().toString().replace(".json", "")).toList(), "the newest stay, in order");
+    }
+  }
+
+  @Test
   @DisplayName("the ids of results queued one after another sort in that order")
   void idsSortInOrder() {
     List<String> ids = queue(50);
