@@ -1,6 +1,7 @@
 package io.looplab.cli.session;
 
 import io.looplab.report.ExerciseResult;
+import io.looplab.report.ExerciseStatus;
 import io.looplab.report.Standing;
 import io.looplab.report.TestResult;
 import io.looplab.report.TestStatus;
@@ -27,12 +28,15 @@ public final class ResultBody {
       String id) {
     JsonArray tests = new JsonArray();
     JsonObject firstFailure = null;
+    // Code that does not compile fails every test with the compiler's message: no test is "the first to fix", and
+    // the live page tells repeated compile errors by the standing.
+    boolean compiled = report.status() != ExerciseStatus.COMPILE_ERROR;
     for (TestResult t : report.tests()) {
       // A test that never ran (the code did not compile, the JVM died first) was skipped, in the protocol's words.
       String status = t.status() == TestStatus.PENDING ? TestStatus.SKIPPED.json() : t.status().json();
       tests.add(new JsonObject().put("name", t.name()).put("status", status).put("points", t.points())
           .put("max", t.max()));
-      if (firstFailure == null && !t.passed() && !t.isPending()) {
+      if (compiled && firstFailure == null && !t.passed() && !t.isPending()) {
         String message = t.message() != null ? t.message() : report.message();
         firstFailure = new JsonObject().put("test", t.name()).put("message", capped(message));
       }
