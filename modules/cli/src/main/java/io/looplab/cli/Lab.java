@@ -4,10 +4,13 @@ import io.looplab.cli.commands.CheckCommand;
 import io.looplab.cli.commands.GradeCommand;
 import io.looplab.cli.commands.HandoutCommand;
 import io.looplab.cli.commands.HintCommand;
+import io.looplab.cli.commands.JoinCommand;
 import io.looplab.cli.commands.ListCommand;
 import io.looplab.cli.commands.OriginalsCommand;
 import io.looplab.cli.commands.ResetCommand;
+import io.looplab.cli.commands.ServeCommand;
 import io.looplab.cli.commands.SolutionCommand;
+import io.looplab.cli.commands.SubmitCommand;
 import io.looplab.cli.commands.VersionCommand;
 import io.looplab.cli.commands.WatchCommand;
 import io.looplab.cli.engine.Console;
@@ -28,16 +31,20 @@ import java.nio.file.Path;
  * The {@code lab} command: list, check, hint, reset, solution and grade. Exit status 0 when it ran, 2 for bad usage
  * or input.
  */
-@Command(name = "lab", version = "Loop Lab 1.0",
+@Command(name = "lab", version = Lab.VERSION,
     description = "Graded Vert.x 5 exercises on a real event loop.",
     subcommands = {ListCommand.class, CheckCommand.class, WatchCommand.class, HintCommand.class, ResetCommand.class,
         SolutionCommand.class, GradeCommand.class, HandoutCommand.class, OriginalsCommand.class, VersionCommand.class,
+        JoinCommand.class, SubmitCommand.class, ServeCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Start with: ./lab list, then ./lab check <id> (or its number: ./lab check 02). Stuck? ./lab hint "
         + "<id>. Help on a command: ./lab help <command>."})
 public final class Lab implements Runnable {
 
   public static final int USAGE = 2;
+
+  /** What ./lab version says, and what ./lab submit sends as the kit's version. */
+  public static final String VERSION = "Loop Lab 1.0";
 
   @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
   boolean helpRequested;

@@ -29,7 +29,8 @@ class CommandHabitsTest {
 
   @ParameterizedTest(name = "lab {0}")
   @DisplayName("every command has help, with its options and an example")
-  @ValueSource(strings = {"list", "check", "hint", "reset", "solution", "grade", "originals"})
+  @ValueSource(strings = {"list", "check", "hint", "reset", "solution", "grade", "originals", "join", "submit",
+      "serve"})
   void everyCommandHasHelp(String command) {
     for (String[] args : new String[][] {{command, "--help"}, {command, "-h"}, {"help", command}}) {
       TinyKit.Run run = kit.lab("", args);

@@ -7,6 +7,8 @@ import io.looplab.cli.engine.JavaRuntimes;
 import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
+import io.looplab.cli.session.Outbox;
+import io.looplab.cli.session.VerdictPosting;
 import io.looplab.report.ExerciseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 
 /** Grades one exercise of the learner's own copy and explains every test. */
 @Command(name = "check",
@@ -51,9 +54,17 @@ public final class CheckCommand implements Runnable {
       console.line("Debug mode: stall detection is off (a breakpoint would look like a stall) and the time limit is "
           + DEBUG_MINUTES + " minutes. Blocking calls are still reported.");
     }
+    CompletableFuture<Outbox.Sent> sending;
     try (GradingEngine engine = new GradingEngine(kit, debug)) {
-      check(kit, exercise, console, engine);
+      sending = checkAndPost(kit, exercise, console, engine).sending();
     }
+    // The verdict is on screen: a send still under way gets a moment, then the next command or the check server
+    // sends what is left.
+    VerdictPosting.awaitBriefly(sending);
+  }
+
+  /** A check's verdict, and the send of it to the session (a completed future in a kit that joined none). */
+  private record Checked(ExerciseResult report, CompletableFuture<Outbox.Sent> sending) {
   }
 
   /**
@@ -61,6 +72,10 @@ public final class CheckCommand implements Runnable {
    * the report.
    */
   public static ExerciseResult check(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
+    return checkAndPost(kit, exercise, console, engine).report();
+  }
+
+  private static Checked checkAndPost(Kit kit, Exercise exercise, Console console, GradingEngine engine) {
     ExerciseResult report = engine.grade(exercise, Target.exercises(kit), console.progress(1, 1));
     Results results = new Results(kit);
     results.save(report);
@@ -73,6 +88,8 @@ public final class CheckCommand implements Runnable {
     for (String line : NextStep.after(kit, results, exercise, report, log)) {
       console.line(line);
     }
-    return report;
+    // After the verdict is printed, never before: the learner reads it while it is sent.
+    return new Checked(report, VerdictPosting.post(kit, exercise, report, HintCommand.hintsUsed(kit, exercise),
+        "check"));
   }
 }

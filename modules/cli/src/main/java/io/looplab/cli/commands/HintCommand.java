@@ -46,7 +46,7 @@ public final class HintCommand implements Runnable {
     if (hints.isEmpty()) {
       throw new UsageError(exercise.id() + " has no hints");
     }
-    Path seen = kit.workDir().resolve("hints").resolve(exercise.id());
+    Path seen = seenFile(kit, exercise);
     int shown = readSeen(seen);
     int n = number != null ? asked(number, exercise, hints.size()) : Math.min(shown + 1, hints.size());
     // The ladder moves one rung at a time: a peek further up (hint 3 after hint 1) shows that hint and leaves the
@@ -112,6 +112,15 @@ public final class HintCommand implements Runnable {
       hints.add(current.toString().strip());
     }
     return hints;
+  }
+
+  /** How far up the ladder the learner has gone for {@code exercise}: 0 before the first hint. */
+  public static int hintsUsed(Kit kit, Exercise exercise) {
+    return readSeen(seenFile(kit, exercise));
+  }
+
+  private static Path seenFile(Kit kit, Exercise exercise) {
+    return kit.workDir().resolve("hints").resolve(exercise.id());
   }
 
   private static int readSeen(Path f) {

@@ -8,11 +8,14 @@ import io.looplab.cli.engine.Kit;
 import io.looplab.cli.engine.Results;
 import io.looplab.cli.engine.Target;
 import io.looplab.cli.engine.TextLayout;
+import io.looplab.cli.session.Outbox;
+import io.looplab.cli.session.VerdictPosting;
 import io.looplab.report.ExerciseResult;
 import io.looplab.report.ExerciseStatus;
 import io.looplab.report.TestResult;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,6 +60,8 @@ final class WatchLoop {
     return t;
   });
   private volatile boolean stopping;
+  /** The send of the latest verdict to the session, if the kit joined one: awaited briefly when watch ends. */
+  private CompletableFuture<Outbox.Sent> sending = CompletableFuture.completedFuture(null);
   private long generation;
   private boolean grading;
 
@@ -92,6 +97,8 @@ final class WatchLoop {
           grading = false;
           results.save(graded.report());
           show(current, graded.report(), graded.changedAtMillis());
+          // Printed first, then sent in the background: the next save never waits for the session server.
+          sending = VerdictPosting.post(kit, current, graded.report(), HintCommand.hintsUsed(kit, current), "watch");
           if (graded.report().isComplete() && !stay) {
             Optional<Exercise> next = results.nextNotDone(current);
             if (next.isEmpty()) {
@@ -118,6 +125,7 @@ final class WatchLoop {
         Thread.currentThread().interrupt();
       }
       engine.close();
+      VerdictPosting.awaitBriefly(sending);
     }
   }
 

@@ -104,6 +104,15 @@ public final class Originals {
     return blobByPath.keySet().stream().anyMatch(p -> p.startsWith(prefix));
   }
 
+  /**
+   * Whether the learner's {@code src/main} of {@code exercise} is still the stub as shipped, file for file: such an
+   * exercise is not started, whatever its tests say. False when the manifest does not record the exercise.
+   */
+  public boolean untouched(Exercise exercise) {
+    Map<String, String> wanted = entries(exercise, Part.STUB);
+    return !wanted.isEmpty() && changes(exercise.dir().resolve("src").resolve(Part.STUB.folder), wanted).isEmpty();
+  }
+
   /** The original of {@code part} of {@code exercise}: the working copy when it is untouched, else a copy made from git. */
   public Copy of(Exercise exercise, Part part) {
     Path working = exercise.dir().resolve("src").resolve(part.folder);
