@@ -152,13 +152,13 @@ public final class SessionServer {
    * CPU. A grader that throws leaves the submission in status error with its reason; the server goes on.
    */
   private void grade(String id, SessionStore.Learner learner, java.nio.file.Path exercises) {
-    vertx.executeBlocking(() -> grader.grade(learner.name(), exercises), true)
-        .compose(results -> {
+    vertx.executeBlocking(() -> grader.gradeWithStandings(learner.name(), exercises), true)
+        .compose(outcome -> {
           io.vertx.core.json.JsonArray graded = new io.vertx.core.json.JsonArray();
-          for (io.looplab.report.ExerciseResult r : results) {
+          for (io.looplab.report.ExerciseResult r : outcome.results()) {
             graded.add(new JsonObject().put("exercise", r.id()).put("title", r.title()).put("points", r.points())
                 .put("max", r.max()).put("status", r.status().toString())
-                .put("standing", io.looplab.report.Standing.of(r, false).word()));
+                .put("standing", io.looplab.report.Standing.of(r, outcome.notStarted().contains(r.id())).word()));
           }
           return store.gradedSubmission(id, "graded", null, graded.encode());
         }, failure -> store.gradedSubmission(id, "error", String.valueOf(failure.getMessage()), null))

@@ -132,6 +132,39 @@ class SubmissionTest {
   }
 
   @Test
+  @DisplayName("An exercise the grader finds left as the stub stands as not started, whatever it scores; the others by their points")
+  void untouchedStubIsNotStarted() throws Exception {
+    server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    SubmissionGrader grader = new SubmissionGrader() {
+      @Override
+      public List<ExerciseResult> grade(String name, Path dir) {
+        throw new AssertionError("the server asks gradeWithStandings");
+      }
+
+      @Override
+      public Graded gradeWithStandings(String name, Path dir) {
+        // 05's stub earns points without any work: a score alone would call it partial
+        return new Graded(List.of(
+            ExerciseResult.of("02-blocking-calls", "Blocking calls",
+                List.of(new TestResult("k", "t", 2, TestStatus.FAILED, "no", false))),
+            ExerciseResult.of("05-promises", "Promises", List.of(new TestResult("k", "t", 3, TestStatus.PASSED, null,
+                false), new TestResult("k2", "u", 3, TestStatus.FAILED, "no", false)))), java.util.Set.of("05-promises"));
+      }
+    };
+    server = SessionServer.start(vertx, new SessionOptions("127.0.0.1", 0, "s", dataDir, null), grader)
+        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    String token = join("Ada");
+    CompletableFuture<Void> events = submissionEvents(1);
+    assertEquals(202, post("/api/submissions", token, submission("s1", "exercises/02-blocking-calls/src/main/java/X.java",
+        "class X {}")).statusCode());
+    events.get(30, TimeUnit.SECONDS);
+    JsonObject row = server.submissionRows().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS).get(0);
+    io.vertx.core.json.JsonArray results = new io.vertx.core.json.JsonArray(row.getString("results"));
+    assertEquals(List.of("02-blocking-calls failing", "05-promises not-started"), results.stream()
+        .map(r -> ((JsonObject) r).getString("exercise") + " " + ((JsonObject) r).getString("standing")).toList());
+  }
+
+  @Test
   @DisplayName("Paths outside exercises/*/src/main, with .., or absolute are refused with 400 and nothing is written")
   void badPaths() throws Exception {
     String token = join("Ada");

@@ -35,6 +35,12 @@ public final class KitSubmissionGrader implements SubmissionGrader {
 
   @Override
   public List<ExerciseResult> grade(String learnerName, Path exercisesDir) throws Exception {
+    return gradeWithStandings(learnerName, exercisesDir).results();
+  }
+
+  /** The learner's results, with the exercises they left as the stub named, as --class names them. */
+  @Override
+  public Graded gradeWithStandings(String learnerName, Path exercisesDir) throws Exception {
     ClassRoster one = new ClassRoster(exercisesDir.getParent(),
         List.of(new ClassRoster.Learner(learnerName, exercisesDir)), List.of());
     LearnerResult result = new ClassGrading(kit, exercises, 1, sandbox).grade(one, r -> { }).get(0);
@@ -43,6 +49,6 @@ public final class KitSubmissionGrader implements SubmissionGrader {
       // The server stores the submission as an error with this reason, and shows it in class.html.
       throw new IllegalStateException(result.problem());
     }
-    return result.board().exercises();
+    return new Graded(result.board().exercises(), result.untouched());
   }
 }
