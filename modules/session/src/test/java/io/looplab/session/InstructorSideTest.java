@@ -52,7 +52,7 @@ class InstructorSideTest {
   }
 
   private URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + server.port() + path);
+    return SessionCalls.uri(server, path);
   }
 
   private HttpResponse<String> get(String path) throws Exception {
@@ -61,12 +61,7 @@ class InstructorSideTest {
   }
 
   private HttpResponse<String> post(String path, String token, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
-        .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return SessionCalls.post(http, server, path, token, body, Duration.ofSeconds(10));
   }
 
   private String join(String name) throws Exception {

@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.looplab.grader.internal.settings.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,12 +186,7 @@ class LivePageBrowserTest {
 
   private static String post(HttpClient http, SessionServer server, String path, String token, String body)
       throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = SessionCalls.post(http, server, path, token, body, Duration.ofSeconds(10));
     assertEquals(true, response.statusCode() == 200 || response.statusCode() == 202, response.body());
     return response.body();
   }

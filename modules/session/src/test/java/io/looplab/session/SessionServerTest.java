@@ -58,12 +58,7 @@ class SessionServerTest {
   }
 
   private HttpResponse<String> post(String path, String token, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return SessionCalls.post(http, server, path, token, body, Duration.ofSeconds(10));
   }
 
   private JsonObject join(String name) throws Exception {

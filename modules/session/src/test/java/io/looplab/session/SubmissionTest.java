@@ -61,16 +61,12 @@ class SubmissionTest {
   }
 
   private URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + server.port() + path);
+    return SessionCalls.uri(server, path);
   }
 
   private HttpResponse<String> post(String path, String token, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20))
-        .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    // 20 s: a 2 MiB body is among them
+    return SessionCalls.post(http, server, path, token, body, Duration.ofSeconds(20));
   }
 
   private String join(String name) throws Exception {
