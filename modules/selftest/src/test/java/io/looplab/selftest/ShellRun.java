@@ -18,16 +18,37 @@ record ShellRun(int exit, Path log, long seconds) {
 
   static ShellRun of(Path dir, Path log, long limitSeconds, List<String> command)
       throws IOException, InterruptedException {
-    long start = System.nanoTime();
+    return start(dir, log, limitSeconds, command).await();
+  }
+
+  /** Starts the command and returns at once, for two commands that may run side by side; {@link Running#await}. */
+  static Running start(Path dir, Path log, long limitSeconds, List<String> command) throws IOException {
     Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
         .start();
-    boolean ended = p.waitFor(limitSeconds, TimeUnit.SECONDS);
-    if (!ended) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly().waitFor();
+    return new Running(p, log, limitSeconds, System.nanoTime());
+  }
+
+  /** A command started by {@link #start}; its limit counts from its start, not from the call to await. */
+  record Running(Process process, Path log, long limitSeconds, long startNanos) {
+
+    ShellRun await() throws InterruptedException {
+      long left = limitSeconds * 1_000_000_000L - (System.nanoTime() - startNanos);
+      boolean ended = process.waitFor(Math.max(0, left), TimeUnit.NANOSECONDS);
+      if (!ended) {
+        kill();
+      }
+      return new ShellRun(ended ? process.exitValue() : -1, log,
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos));
     }
-    return new ShellRun(ended ? p.exitValue() : -1, log, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+
+    /** Kills the command and its children, if it still runs (a test class that ends early leaves nothing behind). */
+    void kill() throws InterruptedException {
+      if (process.isAlive()) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor();
+      }
+    }
   }
 
   String output() throws IOException {
