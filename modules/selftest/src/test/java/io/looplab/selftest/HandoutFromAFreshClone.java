@@ -113,6 +113,12 @@ class HandoutFromAFreshClone {
       assertEquals("failed", exercise.getString("status"), "the stub of " + exercise.getString("id")
           + " in the handout: " + exercise.encode());
     }
+    // ./lab's first build is mvn -DskipTests package: a module whose POM sets skipTests itself would run its tests
+    // there, minutes of them, silently, on every learner's first command (it did, for three modules).
+    try (Stream<Path> modules = Files.list(gradeClone.resolve("modules"))) {
+      List<Path> ran = modules.map(m -> m.resolve("target/surefire-reports")).filter(Files::isDirectory).toList();
+      assertEquals(List.of(), ran, "./lab's first build in the handout's clone ran tests");
+    }
   }
 
   @Test
