@@ -87,7 +87,11 @@ final class ForkedJvm {
   static Outcome run(List<String> command, Path log, long timeoutSeconds, Consumer<Long> tick)
       throws IOException, InterruptedException {
     ForkedJvm jvm = start(command, log);
-    jvm.process.getOutputStream().close();
+    try {
+      jvm.process.getOutputStream().close();
+    } catch (IOException e) {
+      // it has ended already, before reading its key: await() says how
+    }
     return jvm.await(timeoutSeconds, tick);
   }
 

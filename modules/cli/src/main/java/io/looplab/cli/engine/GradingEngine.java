@@ -207,8 +207,10 @@ public final class GradingEngine implements AutoCloseable {
     // Several engines may serve the same exercise at once (the self-test splits its gradings): a folder each.
     Path work = Files.createTempDirectory(Files.createDirectories(kit.workDir().resolve("serve")), exercise.id() + "-");
     Path log = work.resolve("output.log");
+    List<String> options = options(exercise, List.of());
+    ClassArchive.of(kit, exercise).ifPresent(archive -> options.addAll(archive.options()));
     List<String> command = ForkedJvm.command(exercise.launcher(), Libraries.of(kit, exercise), new GradingJvm.Arguments(
-        GradingJvm.Mode.SERVE, work, work, exercise.id(), exercise.title()), options(exercise, List.of()));
+        GradingJvm.Mode.SERVE, work, work, exercise.id(), exercise.title()), options);
     return new ServingJvm(ForkedJvm.start(command, log), log);
   }
 
@@ -304,9 +306,16 @@ public final class GradingEngine implements AutoCloseable {
     Path log = work.resolve("output.log");
     Path java = exercise.launcher();
     List<Path> libraries = Libraries.of(kit, exercise);
-    List<String> command = ForkedJvm.command(java, Libraries.concat(List.of(testClasses, classes), libraries),
+    List<String> flags = new ArrayList<>(options);
+    if (ahead) {
+      flags.add("-D" + GradingJvm.PREWARM + "=true");
+    }
+    ClassArchive.of(kit, exercise).ifPresent(archive -> flags.addAll(archive.options()));
+    // The libraries first: a class archive requires its class path to begin the JVM's (ClassArchive), and a
+    // learner's class can then never stand in for a library's.
+    List<String> command = ForkedJvm.command(java, Libraries.concat(libraries, List.of(testClasses, classes)),
         new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, testClasses, reportFile, exercise.id(),
-            exercise.title()), ahead ? Libraries.concat(options, List.of("-D" + GradingJvm.PREWARM + "=true")) : options);
+            exercise.title()), flags);
     if (sandbox != null) {
       // The JDK's home (bin/java's grandparent: a link such as /usr/bin/java is resolved first).
       Path jdk = java.toRealPath().getParent().getParent();

@@ -81,6 +81,8 @@ public final class GradingMain {
       }
       VerdictChannel.open(key.get());
     }
+    // Before JUnit and the guard load anything: see ArchivedClasses.
+    ArchivedClasses.loadAhead();
     Launcher launcher = LauncherFactory.create();
     if (arguments.mode() == GradingJvm.Mode.WAIT_FOR_GO) {
       EventLoopGuard.warmUp();

@@ -39,6 +39,9 @@ public final class Settings {
       "set by the kit: a comma-separated list of test methods, the only ones that run");
   public static final Setting PREWARM = new Setting("looplab.prewarm", PROPERTY, "false", GRADING_JVM,
       "set by the kit for a JVM it starts ahead: warm Vert.x and JUnit up while waiting for `go`");
+  public static final Setting ARCHIVED_CLASSES = new Setting("looplab.archived.classes", PROPERTY, "unset",
+      GRADING_JVM, "set by the kit when the JVM maps its class archive: a file of the library classes to load from "
+          + "it before the guard installs (`target/lab/class-archives`)");
 
   // ---- the command line's and ./lab's ----------------------------------------------------------------------------
 
@@ -85,7 +88,7 @@ public final class Settings {
 
   /** Every setting, in the order of CONTRIBUTING's table. */
   public static final List<Setting> ALL = List.of(STALL_MS, STUCK_MS, DEBUG, DEBUG_VARIABLE, CONFINEMENT,
-      TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, HOME, JAVA_HOME_FIRST, JAVA_HOME, NO_COLOR, CI, COLUMNS,
+      TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, ARCHIVED_CLASSES, HOME, JAVA_HOME_FIRST, JAVA_HOME, NO_COLOR, CI, COLUMNS,
       ANSI, NO_SERVER, SELFTEST_PARALLEL, SELFTEST_ONLY, SELFTEST_SHARED, ORIGINALS_STRICT, REQUIRE_CHROMIUM,
       REQUIRE_BWRAP, REQUIRE_POSTGRES, HANDOUT_VERIFY);
 
