@@ -1,5 +1,6 @@
 package io.looplab.cli.engine;
 
+import io.looplab.grader.internal.runner.ArchivedClasses;
 import io.looplab.grader.internal.runner.GradingJvm;
 import io.looplab.grader.internal.settings.Settings;
 
@@ -31,7 +32,8 @@ import java.util.jar.JarFile;
  *
  * <p>How: BlockHound appends a jar to the boot class path as it installs, and from then on the JVM (17 to 25) loads
  * no application class from an archive. So the grading JVM loads the archived classes first, by name, before it
- * installs the guard ({@code ArchivedClasses}, told the list by {@link Settings#ARCHIVED_CLASSES}). The archive
+ * installs the guard ({@code ArchivedClasses}, told the list by {@link Settings#ARCHIVED_CLASSES}). The archive is a
+ * dynamic one, on top of the JDK's own, made by a JVM that loads the same list and ends. The archive
  * holds library classes only: the list comes from a JVM that runs the grader's own warm-up on the libraries alone,
  * and the class path puts the libraries first (an archive requires its class path to begin the JVM's), so the
  * learner's classes can never come from it, nor stand in for a library's.
@@ -225,7 +227,6 @@ public final class ClassArchive {
     if (failed != null) {
       return failed;
     }
-    List<String> jdkClasses = new ArrayList<>();
     Set<String> libraryClasses = new LinkedHashSet<>();
     // A class that says it comes from a jar but is no entry of one was made at run time (Byte Buddy defines some
     // with the jar's code source): not for an archive.
@@ -244,9 +245,7 @@ public final class ClassArchive {
       }
       String name = line.substring(0, source);
       String from = line.substring(source + " source: ".length());
-      if (from.startsWith("shared objects file") || from.startsWith("jrt:/")) {
-        jdkClasses.add(name);
-      } else if (from.startsWith("file:") && jars.contains(Path.of(from.substring("file:".length())).toString())
+      if (from.startsWith("file:") && jars.contains(Path.of(from.substring("file:".length())).toString())
           && entries.contains(name.replace('.', '/') + ".class")) {
         libraryClasses.add(name);
       }
@@ -254,15 +253,14 @@ public final class ClassArchive {
     if (libraryClasses.isEmpty()) {
       return "the warm-up loaded no library class (see " + work.resolve("warm-up.log") + ")";
     }
-    List<String> dumpList = new ArrayList<>();
-    jdkClasses.forEach(n -> dumpList.add(n.replace('.', '/')));
-    libraryClasses.forEach(n -> dumpList.add(n.replace('.', '/')));
-    Files.write(work.resolve("dump.txt"), dumpList);
     Files.write(work.resolve(PRELOAD), libraryClasses);
+    // A JVM that loads the list and ends, dumping what it loaded on top of the JDK's own archive: half the CPU of a
+    // whole archive of its own (3.5 s against 6.5 s, measured), and the JDK's classes stay the JDK's.
     List<String> dump = new ArrayList<>(List.of(launcher.toString()));
     dump.addAll(GradingJvm.flags());
-    dump.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + work.resolve("dump.txt"),
-        "-XX:SharedArchiveFile=" + work.resolve(ARCHIVE), "-cp", classpath));
+    dump.addAll(List.of("-XX:ArchiveClassesAtExit=" + work.resolve(ARCHIVE),
+        "-D" + Settings.ARCHIVED_CLASSES.name() + "=" + work.resolve(PRELOAD), "-cp", classpath,
+        ArchivedClasses.class.getName()));
     failed = step("dumping the archive", dump, work.resolve("dump.log"));
     if (failed != null) {
       return failed;

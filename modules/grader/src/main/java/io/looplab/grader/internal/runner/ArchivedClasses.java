@@ -17,9 +17,17 @@ import java.util.List;
  * already loaded as they do the JDK's own. A name that no longer loads is skipped: the grading loads what it needs
  * itself, as it always did.
  */
-final class ArchivedClasses {
+public final class ArchivedClasses {
 
   private ArchivedClasses() {
+  }
+
+  /**
+   * Loads the list and ends: run by the kit with {@code -XX:ArchiveClassesAtExit}, this is how the archive is made
+   * (it then holds what was loaded, on top of the JDK's own archive).
+   */
+  public static void main(String[] args) {
+    loadAhead();
   }
 
   /** Loads the listed classes when the kit named a list ({@link Settings#ARCHIVED_CLASSES}); else does nothing. */
