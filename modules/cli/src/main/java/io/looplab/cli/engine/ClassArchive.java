@@ -33,8 +33,8 @@ import java.util.jar.JarFile;
  * <p>How: BlockHound appends a jar to the boot class path as it installs, and from then on the JVM (17 to 25) loads
  * no application class from an archive. So the grading JVM loads the archived classes first, by name, before it
  * installs the guard ({@code ArchivedClasses}, told the list by {@link Settings#ARCHIVED_CLASSES}). The archive is a
- * dynamic one, on top of the JDK's own, made by a JVM that loads the same list and ends. The archive
- * holds library classes only: the list comes from a JVM that runs the grader's own warm-up on the libraries alone,
+ * dynamic one, on top of the JDK's own, made by a JVM that loads the same list and ends. It holds library classes
+ * only: the list comes from a JVM that runs the grader's own warm-up on the libraries alone,
  * and the class path puts the libraries first (an archive requires its class path to begin the JVM's), so the
  * learner's classes can never come from it, nor stand in for a library's.
  *
@@ -168,8 +168,7 @@ public final class ClassArchive {
     try {
       Files.createDirectories(dir.getParent());
       work = Files.createTempDirectory(dir.getParent(), "making-");
-      String classpath = String.join(java.io.File.pathSeparator, libraries.stream().map(Path::toString).toList());
-      String problem = makeIn(work, launcher, libraries, classpath);
+      String problem = makeIn(work, launcher, libraries);
       if (problem == null) {
         Files.createDirectories(dir);
         Files.writeString(work.resolve(MADE_FOR), madeFor);
@@ -209,31 +208,26 @@ public final class ClassArchive {
   }
 
   /** Null when {@code work} holds the archive and its list; else what went wrong, with the log to read. */
-  private static String makeIn(Path work, Path launcher, List<Path> libraries, String classpath)
+  private static String makeIn(Path work, Path launcher, List<Path> libraries)
       throws IOException, InterruptedException {
     Path loaded = work.resolve("loaded.txt");
     if (loaded.toString().matches(".*[:,=].*")) {
       return "-Xlog cannot name the file " + loaded;
     }
     Path tests = Files.createDirectories(work.resolve("no-tests"));
-    List<String> warmUp = new ArrayList<>(List.of(launcher.toString()));
-    warmUp.addAll(GradingJvm.flags());
-    warmUp.addAll(List.of("-D" + GradingJvm.PREWARM + "=true", "-Xlog:class+load=info:file=" + loaded + ":none",
-        "-cp", classpath, GradingJvm.RUNNER));
-    warmUp.addAll(new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, tests, work.resolve("report.json"),
-        "class-archive", "class archive").toList());
+    List<String> warmUp = ForkedJvm.command(launcher, libraries, new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO,
+        tests, work.resolve("report.json"), "class-archive", "class archive"),
+        List.of("-D" + GradingJvm.PREWARM + "=true", "-Xlog:class+load=info:file=" + loaded + ":none"));
     // Its standard input ends after the key: warmed up, it reads no go and exits.
     String failed = step("listing the classes", warmUp, work.resolve("warm-up.log"));
     if (failed != null) {
       return failed;
     }
     Set<String> libraryClasses = new LinkedHashSet<>();
-    // A class that says it comes from a jar but is no entry of one was made at run time (Byte Buddy defines some
-    // with the jar's code source): not for an archive.
-    Set<String> jars = new LinkedHashSet<>();
+    // The warm-up's class path is the libraries alone, so a class from a jar is a library's, unless it is no entry of
+    // one: then it was made at run time (Byte Buddy defines some with the jar's code source), not for an archive.
     Set<String> entries = new HashSet<>();
     for (Path library : libraries) {
-      jars.add(library.toAbsolutePath().toString());
       try (JarFile jar = new JarFile(library.toFile())) {
         jar.stream().forEach(e -> entries.add(e.getName()));
       }
@@ -245,8 +239,7 @@ public final class ClassArchive {
       }
       String name = line.substring(0, source);
       String from = line.substring(source + " source: ".length());
-      if (from.startsWith("file:") && jars.contains(Path.of(from.substring("file:".length())).toString())
-          && entries.contains(name.replace('.', '/') + ".class")) {
+      if (from.startsWith("file:") && from.endsWith(".jar") && entries.contains(name.replace('.', '/') + ".class")) {
         libraryClasses.add(name);
       }
     }
@@ -256,21 +249,24 @@ public final class ClassArchive {
     Files.write(work.resolve(PRELOAD), libraryClasses);
     // A JVM that loads the list and ends, dumping what it loaded on top of the JDK's own archive: half the CPU of a
     // whole archive of its own (3.5 s against 6.5 s, measured), and the JDK's classes stay the JDK's.
-    List<String> dump = new ArrayList<>(List.of(launcher.toString()));
-    dump.addAll(GradingJvm.flags());
-    dump.addAll(List.of("-XX:ArchiveClassesAtExit=" + work.resolve(ARCHIVE),
+    String classpath = String.join(java.io.File.pathSeparator, libraries.stream().map(Path::toString).toList());
+    failed = step("dumping the archive", java(launcher, "-XX:ArchiveClassesAtExit=" + work.resolve(ARCHIVE),
         "-D" + Settings.ARCHIVED_CLASSES.name() + "=" + work.resolve(PRELOAD), "-cp", classpath,
-        ArchivedClasses.class.getName()));
-    failed = step("dumping the archive", dump, work.resolve("dump.log"));
+        ArchivedClasses.class.getName()), work.resolve("dump.log"));
     if (failed != null) {
       return failed;
     }
     // -Xshare:on fails where the JVM would not map it; a grading JVM (-Xshare:auto) would go on without it.
-    List<String> check = new ArrayList<>(List.of(launcher.toString()));
-    check.addAll(GradingJvm.flags());
-    check.addAll(List.of("-Xshare:on", "-XX:SharedArchiveFile=" + work.resolve(ARCHIVE), "-cp", classpath,
-        "-version"));
-    return step("checking that the JVM maps it", check, work.resolve("check.log"));
+    return step("checking that the JVM maps it", java(launcher, "-Xshare:on",
+        "-XX:SharedArchiveFile=" + work.resolve(ARCHIVE), "-cp", classpath, "-version"), work.resolve("check.log"));
+  }
+
+  /** {@code launcher} with the grading JVM's flags (those the archive is made for), then {@code rest}. */
+  private static List<String> java(Path launcher, String... rest) {
+    List<String> command = new ArrayList<>(List.of(launcher.toString()));
+    command.addAll(GradingJvm.flags());
+    command.addAll(List.of(rest));
+    return command;
   }
 
   private static String step(String what, List<String> command, Path log) throws IOException, InterruptedException {
