@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The kit's class archive (ClassArchive) on the real kit: made for an exercise, it holds library classes only, it is
  * made once, and a grading JVM started with it loads BlockHound's, Vert.x's and JUnit's classes from it, although
- * BlockHound's install turns the archive off for every class loaded after it.
+ * BlockHound's install turns the archive off for every class loaded after it, and gets BlockHound's class rewrites
+ * back from the file made beside it.
  */
 class ClassArchiveInUseTest {
 
@@ -95,7 +98,7 @@ class ClassArchiveInUseTest {
   }
 
   @Test
-  @DisplayName("a grading JVM with the archive loads BlockHound's, Vert.x's and JUnit's classes from it")
+  @DisplayName("a grading JVM with the archive loads BlockHound's, Vert.x's and JUnit's classes from it, and replays BlockHound's rewrites")
   void aGradingJvmLoadsItsLibrariesFromTheArchive() throws Exception {
     Path loaded = work.resolve("loaded.txt");
     Path tests = Files.createDirectories(work.resolve("no-tests"));
@@ -128,6 +131,16 @@ class ClassArchiveInUseTest {
         "io.vertx.ext.web.Router", "org.junit.platform.launcher.core.LauncherFactory")) {
       // "(top)": the archive is a layer on top of the JDK's own.
       assertEquals("shared objects file (top)", sourceOf.get(name), name + " did not come from the kit's archive");
-    }
+    }    // BlockHound's rewrites of JDK classes (Thread, Object, the file streams...) came from the file beside the archive.
+    String output = Files.readString(work.resolve("output.log"));
+    Matcher replay = Pattern.compile("replayed BlockHound's answers for (\\d+) classes \\((\\d+) rewritten\\) from "
+        + "the kit's file, asked it for (\\d+)").matcher(output);
+    assertTrue(replay.find(), "the grading JVM did not say that it replayed BlockHound's rewrites:\n" + output);
+    int replayed = Integer.parseInt(replay.group(1));
+    int rewritten = Integer.parseInt(replay.group(2));
+    int asked = Integer.parseInt(replay.group(3));
+    assertTrue(rewritten >= 10, "BlockHound rewrites some 30 classes as it installs; " + rewritten + " came from the file");
+    assertTrue(replayed > 5 * asked, "a JVM that warms up as the file's maker did should find most classes in it: "
+        + replayed + " found, " + asked + " not");
   }
 }

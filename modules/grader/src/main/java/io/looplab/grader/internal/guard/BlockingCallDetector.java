@@ -1,10 +1,16 @@
 package io.looplab.grader.internal.guard;
 
+import io.looplab.grader.internal.settings.Settings;
+import net.bytebuddy.agent.ByteBuddyAgent;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingMethod;
 import reactor.blockhound.BlockingOperationError;
 
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -68,6 +74,8 @@ final class BlockingCallDetector implements Detector {
 
   private static final Object lock = new Object();
   private static volatile Boolean installed;
+  /** BlockHound's rewrites, when remembered or replayed: see {@link #instrumentation()}. */
+  private static volatile RememberedRewrites rewrites;
   private static volatile String failure;
 
   @Override
@@ -90,7 +98,9 @@ final class BlockingCallDetector implements Detector {
       synchronized (lock) {
         if (installed == null) {
           try {
+            Instrumentation instrumentation = instrumentation();
             BlockHound.install(builder -> builder
+                .with(instrumentation)
                 // UUID.randomUUID reads the OS entropy source once it is seeded; generating ids is normal.
                 .allowBlockingCallsInside("java.util.UUID", "randomUUID")
                 // Handing a task to a thread pool takes the queue's lock, and parks for a moment when a worker holds
@@ -128,6 +138,44 @@ final class BlockingCallDetector implements Detector {
       }
     }
     return installed ? null : failure;
+  }
+
+  /**
+   * The JVM's Instrumentation for BlockHound: the grader's own Byte Buddy agent's, so that the JVM attaches to itself
+   * once (the timer and field watchers use the same; BlockHound's shaded copy would attach again, about 80 ms of CPU),
+   * with BlockHound's rewrites remembered or replayed when the kit says where ({@link RememberedRewrites}). Null, for
+   * BlockHound's own, when the class path lacks the grader's Byte Buddy (one written before the grader needed it).
+   */
+  private static Instrumentation instrumentation() {
+    Instrumentation jvm;
+    try {
+      jvm = ByteBuddyAgent.install();
+    } catch (LinkageError e) {
+      return null;
+    }
+    Optional<String> replay = Settings.BLOCKHOUND_REWRITES.raw();
+    Optional<String> record = Settings.BLOCKHOUND_REWRITES_RECORD.raw();
+    if (record.isPresent()) {
+      rewrites = RememberedRewrites.recording(jvm, Path.of(record.get()));
+    } else if (replay.isPresent()) {
+      rewrites = RememberedRewrites.replaying(jvm, Path.of(replay.get()));
+    } else {
+      return jvm;
+    }
+    return rewrites;
+  }
+
+  /**
+   * For the kit's JVM that remembers BlockHound's rewrites: writes them ({@link Settings#BLOCKHOUND_REWRITES_RECORD}).
+   * Returns a line on what was remembered or replayed, or empty when neither was asked for.
+   */
+  static Optional<String> finishRewrites() throws IOException {
+    RememberedRewrites kept = rewrites;
+    if (kept == null) {
+      return Optional.empty();
+    }
+    kept.save();
+    return Optional.of(kept.summary());
   }
 
   /**

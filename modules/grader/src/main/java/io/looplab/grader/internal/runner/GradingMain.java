@@ -91,7 +91,7 @@ public final class GradingMain {
         JUnitWarmUp.run(launcher);
       }
       if (!waitForGo(kit)) {
-        System.exit(0);
+        System.exit(endWithoutGrading());
       }
       answerWhereAsked(kit, Thread.currentThread(), arguments.reportFile());
     }
@@ -175,6 +175,24 @@ public final class GradingMain {
     }
     return (where.isEmpty() ? "in neither your code nor the test's" : where) + (where.endsWith("?") ? "" : ".")
         + pending;
+  }
+
+  /**
+   * A JVM told to end before it grades (its input ended instead of "go"): the kit's class-archive maker, a grading
+   * whose code did not compile, a spare no longer needed. A warm-up-only JVM says what became of BlockHound's
+   * remembered rewrites, and the archive's maker writes them; failing that is its exit status 1.
+   */
+  private static int endWithoutGrading() {
+    try {
+      Optional<String> rewrites = EventLoopGuard.afterWarmUp();
+      if (Settings.PREWARM.isTrue()) {
+        rewrites.ifPresent(line -> System.out.println("[looplab] " + line));
+      }
+      return 0;
+    } catch (IOException e) {
+      System.err.println("[looplab] BlockHound's rewrites could not be written: " + e);
+      return 1;
+    }
   }
 
   private static Optional<byte[]> readKey(BufferedReader in) {

@@ -42,6 +42,12 @@ public final class Settings {
   public static final Setting ARCHIVED_CLASSES = new Setting("looplab.archived.classes", PROPERTY, "unset",
       GRADING_JVM, "set by the kit when the JVM maps its class archive: a file of the library classes to load from "
           + "it before the guard installs (`target/lab/class-archives`)");
+  public static final Setting BLOCKHOUND_REWRITES = new Setting("looplab.blockhound.rewrites", PROPERTY, "unset",
+      GRADING_JVM, "set by the kit beside its class archive: a file of BlockHound's class rewrites, made once, that "
+          + "the guard's install hands back instead of rewriting those classes again");
+  public static final Setting BLOCKHOUND_REWRITES_RECORD = new Setting("looplab.blockhound.rewrites.record",
+      PROPERTY, "unset", GRADING_JVM, "set by the kit in the JVM that makes its class archive: where to write "
+          + "BlockHound's class rewrites once it has warmed up");
 
   // ---- the command line's and ./lab's ----------------------------------------------------------------------------
 
@@ -88,7 +94,8 @@ public final class Settings {
 
   /** Every setting, in the order of CONTRIBUTING's table. */
   public static final List<Setting> ALL = List.of(STALL_MS, STUCK_MS, DEBUG, DEBUG_VARIABLE, CONFINEMENT,
-      TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, ARCHIVED_CLASSES, HOME, JAVA_HOME_FIRST, JAVA_HOME,
+      TEST_TIMEOUT, CLOSE_LIMIT_SECONDS, ONLY_TESTS, PREWARM, ARCHIVED_CLASSES, BLOCKHOUND_REWRITES,
+      BLOCKHOUND_REWRITES_RECORD, HOME, JAVA_HOME_FIRST, JAVA_HOME,
       NO_COLOR, CI, COLUMNS, ANSI, NO_SERVER, SELFTEST_PARALLEL, SELFTEST_ONLY, SELFTEST_SHARED, ORIGINALS_STRICT, REQUIRE_CHROMIUM,
       REQUIRE_BWRAP, REQUIRE_POSTGRES, HANDOUT_VERIFY);
 
