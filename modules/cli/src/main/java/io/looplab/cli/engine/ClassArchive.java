@@ -51,6 +51,7 @@ public final class ClassArchive {
   private static final long STEP_LIMIT_SECONDS = 120;
   private static final String ARCHIVE = "classes.jsa";
   private static final String PRELOAD = "preload.txt";
+  private static final Path ARCHIVES = Path.of("target", "lab", "class-archives");
   private static final String REWRITES = "blockhound-rewrites.bin";
   private static final String MADE_FOR = "made-for.txt";
   private static final String WHY_NOT = "why-not.txt";
@@ -72,7 +73,27 @@ public final class ClassArchive {
 
   /** The archive for grading {@code exercise} on its JDK, made now if this is the first time. */
   public static Optional<ClassArchive> of(Kit kit, Exercise exercise) throws IOException {
-    return of(kit.root().resolve("target/lab/class-archives"), exercise.launcher(), Libraries.of(kit, exercise));
+    List<Path> libraries = Libraries.of(kit, exercise);
+    return of(home(kit, libraries), exercise.launcher(), libraries);
+  }
+
+  /**
+   * Where the archives of these libraries live: in the kit that built the grader's jar among them, else in this one.
+   * An archive depends on the JDK and the jars alone, so a kit that borrows another's class path (the self-test's
+   * small kits, a handout it grades in place) shares the lender's archives instead of making its own (about 9 s of
+   * CPU each).
+   */
+  static Path home(Kit kit, List<Path> libraries) {
+    for (Path library : libraries) {
+      Path target = library.toAbsolutePath().getParent();
+      if (target != null && target.endsWith(Path.of("modules", "grader", "target"))) {
+        Path lender = target.getParent().getParent().getParent();
+        if (Files.isRegularFile(lender.resolve("lab")) && Files.isRegularFile(lender.resolve("pom.xml"))) {
+          return lender.resolve(ARCHIVES);
+        }
+      }
+    }
+    return kit.root().resolve(ARCHIVES);
   }
 
   static Optional<ClassArchive> of(Path home, Path launcher, List<Path> libraries) {
@@ -117,6 +138,11 @@ public final class ClassArchive {
   /** The file that holds the archive. */
   public Path file() {
     return archive;
+  }
+
+  /** The folder of the archive and its files: what a sandboxed grading JVM must be able to read. */
+  public Path dir() {
+    return archive.getParent();
   }
 
   /** The library classes it holds, one binary name a line: what the grading JVM loads ahead. */

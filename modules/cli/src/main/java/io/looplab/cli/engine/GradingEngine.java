@@ -310,7 +310,8 @@ public final class GradingEngine implements AutoCloseable {
     if (ahead) {
       flags.add("-D" + GradingJvm.PREWARM + "=true");
     }
-    ClassArchive.of(kit, exercise).ifPresent(archive -> flags.addAll(archive.options()));
+    Optional<ClassArchive> archive = ClassArchive.of(kit, exercise);
+    archive.ifPresent(made -> flags.addAll(made.options()));
     // The libraries first: a class archive requires its class path to begin the JVM's (ClassArchive), and a
     // learner's class can then never stand in for a library's.
     List<String> command = ForkedJvm.command(java, Libraries.concat(libraries, List.of(testClasses, classes)),
@@ -319,7 +320,12 @@ public final class GradingEngine implements AutoCloseable {
     if (sandbox != null) {
       // The JDK's home (bin/java's grandparent: a link such as /usr/bin/java is resolved first).
       Path jdk = java.toRealPath().getParent().getParent();
-      command = sandbox.wrap(command, work, Libraries.concat(List.of(kit.root(), jdk), libraries));
+      // The archive may be another kit's, one whose class path this kit borrows (ClassArchive.home).
+      List<Path> readable = Libraries.concat(List.of(kit.root(), jdk), libraries);
+      if (archive.isPresent()) {
+        readable = Libraries.concat(readable, List.of(archive.get().dir()));
+      }
+      command = sandbox.wrap(command, work, readable);
     }
     return new WaitingJvm(exercise.id(), target.key(), options, classes, testClasses, reportFile, log,
         ForkedJvm.start(command, log));

@@ -81,4 +81,34 @@ class ClassArchiveTest {
       assertFalse(Files.exists(dirs.get(0).resolve("classes.jsa")));
     }
   }
+
+  /** A folder that looks like a kit: its exercises/, its lab script, its pom. */
+  private Path kit(String name, boolean withLabScript) throws IOException {
+    Path root = Files.createDirectories(dir.resolve(name).resolve("exercises")).getParent();
+    Files.writeString(root.resolve("pom.xml"), "<project/>");
+    if (withLabScript) {
+      Files.writeString(root.resolve("lab"), "#!/bin/sh\n");
+    }
+    return root;
+  }
+
+  @Test
+  @DisplayName("a kit that borrows another kit's class path keeps its archives in the lender's target/; a kit with "
+      + "its own build, in its own")
+  void aBorrowedClassPathSharesTheLendersArchives() throws IOException {
+    Path lender = kit("lender", true);
+    Path borrower = kit("borrower", true);
+    Path grader = Files.createDirectories(lender.resolve("modules/grader/target")).resolve("looplab-grader.jar");
+    Files.writeString(grader, "");
+    Path library = jar("vertx-core.jar");
+    Path archives = Path.of("target", "lab", "class-archives");
+    assertEquals(lender.resolve(archives), ClassArchive.home(Kit.at(borrower), List.of(library, grader)));
+    assertEquals(lender.resolve(archives), ClassArchive.home(Kit.at(lender), List.of(library, grader)));
+    assertEquals(borrower.resolve(archives), ClassArchive.home(Kit.at(borrower), List.of(library)));
+    // A folder laid out like a kit's build, but no kit (no lab script): it lends nothing.
+    Path notAKit = kit("not-a-kit", false);
+    Path stray = Files.createDirectories(notAKit.resolve("modules/grader/target")).resolve("looplab-grader.jar");
+    Files.writeString(stray, "");
+    assertEquals(borrower.resolve(archives), ClassArchive.home(Kit.at(borrower), List.of(library, stray)));
+  }
 }
