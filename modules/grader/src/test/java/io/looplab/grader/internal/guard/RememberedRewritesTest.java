@@ -72,6 +72,13 @@ class RememberedRewritesTest {
     return registered.transform(null, null, name, null, null, bytes);
   }
 
+  /** Replays {@code file}, with {@code transformer} added as BlockHound adds its own. */
+  private RememberedRewrites replayingThrough(Path file, ClassFileTransformer transformer) {
+    RememberedRewrites replaying = RememberedRewrites.replaying(jvm, file);
+    replaying.addTransformer(transformer, true);
+    return replaying;
+  }
+
   private Path recordOnce() throws Exception {
     Path file = dir.resolve("rewrites.bin");
     RememberedRewrites recording = RememberedRewrites.recording(jvm, file);
@@ -89,9 +96,8 @@ class RememberedRewritesTest {
   @DisplayName("a recorded rewrite, and a recorded 'unchanged', come back for the same class and bytes without the transformer")
   void recordedAnswersAreReplayed() throws Exception {
     Path file = recordOnce();
-    RememberedRewrites replaying = RememberedRewrites.replaying(jvm, file);
     Appending transformer = new Appending();
-    replaying.addTransformer(transformer, true);
+    RememberedRewrites replaying = replayingThrough(file, transformer);
     assertArrayEquals(new byte[] {1, 2, 3, 9}, load(registered.get(0), "a/B", B));
     assertNull(load(registered.get(0), "a/C", C));
     assertEquals(0, transformer.calls.get(), "the transformer was asked although the file had both answers");
@@ -102,9 +108,8 @@ class RememberedRewritesTest {
   @DisplayName("other bytes under a recorded name, or a class the file never saw, go to the transformer")
   void anythingElseIsAskedOfTheTransformer() throws Exception {
     Path file = recordOnce();
-    RememberedRewrites replaying = RememberedRewrites.replaying(jvm, file);
     Appending transformer = new Appending();
-    replaying.addTransformer(transformer, true);
+    RememberedRewrites replaying = replayingThrough(file, transformer);
     assertArrayEquals(new byte[] {7, 7, 9}, load(registered.get(0), "a/B", new byte[] {7, 7}));
     assertNull(load(registered.get(0), "a/D", C));
     assertEquals(2, transformer.calls.get());
@@ -116,9 +121,8 @@ class RememberedRewritesTest {
   @DisplayName("the same bytes being redefined (not defined) are a different class to remember")
   void aRedefinitionIsNotADefinition() throws Exception {
     Path file = recordOnce();
-    RememberedRewrites replaying = RememberedRewrites.replaying(jvm, file);
     Appending transformer = new Appending();
-    replaying.addTransformer(transformer, true);
+    replayingThrough(file, transformer);
     registered.get(0).transform(null, null, "a/B", String.class, null, B);
     assertEquals(1, transformer.calls.get(), "a rewrite recorded at definition was replayed for a redefinition");
   }
@@ -132,9 +136,8 @@ class RememberedRewritesTest {
     Path foreign = Files.writeString(dir.resolve("foreign.bin"), "not ours");
     for (Path bad : List.of(cut, foreign, dir.resolve("missing.bin"))) {
       registered.clear();
-      RememberedRewrites replaying = RememberedRewrites.replaying(jvm, bad);
       Appending transformer = new Appending();
-      replaying.addTransformer(transformer, true);
+      replayingThrough(bad, transformer);
       assertArrayEquals(new byte[] {1, 2, 3, 9}, load(registered.get(0), "a/B", B), bad.toString());
       assertEquals(1, transformer.calls.get(), bad + ": replayed from a bad file");
     }
@@ -164,8 +167,7 @@ class RememberedRewritesTest {
     assertEquals(1, inner.get());
     recording.save();
     registered.clear();
-    RememberedRewrites replaying = RememberedRewrites.replaying(jvm, file);
-    replaying.addTransformer(loadsAnother, true);
+    replayingThrough(file, loadsAnother);
     assertNull(load(registered.get(0), "inner", C));
     assertEquals(2, inner.get(), "the class loaded within the transform was recorded");
   }
