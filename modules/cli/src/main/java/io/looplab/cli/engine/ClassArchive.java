@@ -130,11 +130,6 @@ public final class ClassArchive {
         "-D" + Settings.BLOCKHOUND_REWRITES.name() + "=" + rewrites);
   }
 
-  /** BlockHound's class rewrites, remembered by the JVM that checked the archive: see RememberedRewrites. */
-  public Path rewrites() {
-    return rewrites;
-  }
-
   /** The file that holds the archive. */
   public Path file() {
     return archive;
@@ -246,16 +241,21 @@ public final class ClassArchive {
     }
   }
 
-  /** Null when {@code work} holds the archive and its list; else what went wrong, with the log to read. */
+  /**
+   * Null when {@code work} holds the archive, its list and BlockHound's rewrites; else what went wrong, with the log
+   * to read.
+   */
   private static String makeIn(Path work, Path launcher, List<Path> libraries)
       throws IOException, InterruptedException {
     Path loaded = work.resolve("loaded.txt");
     if (loaded.toString().matches(".*[:,=].*")) {
       return "-Xlog cannot name the file " + loaded;
     }
-    Path tests = Files.createDirectories(work.resolve("no-tests"));
-    List<String> warmUp = ForkedJvm.command(launcher, libraries, new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO,
-        tests, work.resolve("report.json"), "class-archive", "class archive"),
+    // The listing and the last step are grading JVMs that warm up with no tests, then read no go and exit.
+    Path noTests = Files.createDirectories(work.resolve("no-tests"));
+    GradingJvm.Arguments warmUpOnly = new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO, noTests,
+        work.resolve("report.json"), "class-archive", "class archive");
+    List<String> warmUp = ForkedJvm.command(launcher, libraries, warmUpOnly,
         List.of("-D" + GradingJvm.PREWARM + "=true", "-Xlog:class+load=info:file=" + loaded + ":none"));
     // Its standard input ends after the key: warmed up, it reads no go and exits.
     String failed = step("listing the classes", warmUp, work.resolve("warm-up.log"));
@@ -298,8 +298,7 @@ public final class ClassArchive {
     // A grading JVM's start on the new archive, warm-up included, which writes down BlockHound's rewrites as it
     // installs (RememberedRewrites): grading JVMs then get them back instead of making them again. -Xshare:on fails
     // where the JVM would not map the archive; a grading JVM (-Xshare:auto) would go on without it.
-    List<String> remember = ForkedJvm.command(launcher, libraries, new GradingJvm.Arguments(GradingJvm.Mode.WAIT_FOR_GO,
-        tests, work.resolve("report.json"), "class-archive", "class archive"), List.of("-Xshare:on",
+    List<String> remember = ForkedJvm.command(launcher, libraries, warmUpOnly, List.of("-Xshare:on",
         "-XX:SharedArchiveFile=" + work.resolve(ARCHIVE), "-D" + Settings.ARCHIVED_CLASSES.name() + "="
             + work.resolve(PRELOAD), "-D" + GradingJvm.PREWARM + "=true",
         "-D" + Settings.BLOCKHOUND_REWRITES_RECORD.name() + "=" + work.resolve(REWRITES)));
